@@ -1,0 +1,29 @@
+package dev.tideway.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The one {@code tideway} launcher: every role of a Tideway cluster is a subcommand. */
+@Command(
+    name = "tideway",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionCommand.Provider.class,
+    description = "Tideway: SQL materialized views kept up to date incrementally.",
+    subcommands = {VersionCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
+public final class Tideway implements Runnable {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  public static void main(String[] args) {
+    System.exit(commandLine().execute(args));
+  }
+
+  /** The configured command line, shared by {@link #main} and tests. */
+  public static CommandLine commandLine() {
+    return new CommandLine(new Tideway());
+  }
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+}

@@ -1,0 +1,91 @@
+package dev.tideway.common.row;
+
+import dev.tideway.common.check.Checks;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * An immutable row of SQL values (Java values as {@link dev.tideway.common.types.DataType} maps
+ * them; {@code null} is SQL NULL). Equality compares values, {@code byte[]} by content.
+ *
+ * <p>Rows are the convenient, boxed form used at the edges (DML, batch results, state table
+ * access, tests); executors work on columnar {@link dev.tideway.common.chunk.StreamChunk}s.
+ */
+public final class Row {
+  public static final Row EMPTY = new Row(new Object[0]);
+
+  private final Object[] values;
+
+  private Row(Object[] values) {
+    this.values = values;
+  }
+
+  /** A row holding a copy of {@code values}. */
+  public static Row of(Object... values) {
+    return new Row(values.clone());
+  }
+
+  public static Row of(List<?> values) {
+    return new Row(values.toArray());
+  }
+
+  /** Wraps {@code values} without copying; the caller must not modify the array afterwards. */
+  public static Row wrap(Object[] values) {
+    return new Row(values);
+  }
+
+  public int size() {
+    return values.length;
+  }
+
+  public Object get(int i) {
+    return values[Checks.checkIndex(i, values.length, "row column")];
+  }
+
+  public boolean isNull(int i) {
+    return get(i) == null;
+  }
+
+  /** The values at {@code indices}, in that order. */
+  public Row project(int[] indices) {
+    Object[] out = new Object[indices.length];
+    for (int i = 0; i < indices.length; i++) {
+      out[i] = get(indices[i]);
+    }
+    return new Row(out);
+  }
+
+  /** This row followed by {@code other}. */
+  public Row concat(Row other) {
+    Object[] out = Arrays.copyOf(values, values.length + other.values.length);
+    System.arraycopy(other.values, 0, out, values.length, other.values.length);
+    return new Row(out);
+  }
+
+  public List<Object> toList() {
+    return Arrays.asList(values.clone());
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Row r && Arrays.deepEquals(values, r.values);
+  }
+
+  @Override
+  public int hashCode() {
+    return Arrays.deepHashCode(values);
+  }
+
+  @Override
+  public String toString() {
+    StringBuilder sb = new StringBuilder("(");
+    for (int i = 0; i < values.length; i++) {
+      if (i > 0) {
+        sb.append(", ");
+      }
+      Object v = values[i];
+      sb.append(v instanceof byte[] b ? "\\x" + java.util.HexFormat.of().formatHex(b) : v);
+    }
+    return sb.append(')').toString();
+  }
+}
