@@ -49,7 +49,8 @@ public final class Chunks {
         try {
           types.add(DataType.parse(t));
         } catch (IllegalArgumentException e) {
-          throw new IllegalArgumentException("chunk line " + lineNumbers.get(0) + ": " + e.getMessage(), e);
+          throw new IllegalArgumentException(
+              "chunk line " + lineNumbers.get(0) + ": " + e.getMessage(), e);
         }
       }
       lines.remove(0);
@@ -66,7 +67,14 @@ public final class Chunks {
       int valueCount = tok.size() - 1 - (hidden ? 1 : 0);
       if (valueCount != types.size()) {
         throw new IllegalArgumentException(
-            "chunk line " + line + ": expected " + types.size() + " values, got " + valueCount + ": " + tok);
+            "chunk line "
+                + line
+                + ": expected "
+                + types.size()
+                + " values, got "
+                + valueCount
+                + ": "
+                + tok);
       }
       try {
         Op op = Op.fromSymbol(tok.get(0));
@@ -93,11 +101,16 @@ public final class Chunks {
     String[] header = new String[cols + 2];
     header[0] = "";
     for (int c = 0; c < cols; c++) {
-      header[c + 1] = chunk.column(c).type().sqlName().replace("double precision", "double")
-          .replace("character varying", "varchar")
-          .replace("time without time zone", "time")
-          .replace("timestamp without time zone", "timestamp")
-          .replace("timestamp with time zone", "timestamptz");
+      header[c + 1] =
+          chunk
+              .column(c)
+              .type()
+              .sqlName()
+              .replace("double precision", "double")
+              .replace("character varying", "varchar")
+              .replace("time without time zone", "time")
+              .replace("timestamp without time zone", "timestamp")
+              .replace("timestamp with time zone", "timestamptz");
     }
     header[cols + 1] = "";
     rows.add(header);
@@ -141,7 +154,8 @@ public final class Chunks {
   }
 
   private static boolean isOp(String token) {
-    return token != null && (token.equals("+") || token.equals("-") || token.equals("U-") || token.equals("U+"));
+    return token != null
+        && (token.equals("+") || token.equals("-") || token.equals("U-") || token.equals("U+"));
   }
 
   /** Splits on whitespace; a quoted token keeps its spaces; an unquoted '.' becomes null. */

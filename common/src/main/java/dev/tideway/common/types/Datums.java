@@ -20,9 +20,9 @@ import java.util.Locale;
  * Operations on single SQL values: SQL ordering and the PostgreSQL text format (what {@code psql}
  * shows and what the chunk DSL reads and writes).
  *
- * <p>Ordering is SQL's: numbers by value ({@code -0.0 = 0.0}, {@code NaN} above every other
- * number, as in PostgreSQL), strings by UTF-8 bytes (the {@code C} collation), {@code bytea} by
- * unsigned bytes, {@code DECIMAL} ignoring trailing zeros ({@code 1.0 = 1.00}).
+ * <p>Ordering is SQL's: numbers by value ({@code -0.0 = 0.0}, {@code NaN} above every other number,
+ * as in PostgreSQL), strings by UTF-8 bytes (the {@code C} collation), {@code bytea} by unsigned
+ * bytes, {@code DECIMAL} ignoring trailing zeros ({@code 1.0 = 1.00}).
  */
 public final class Datums {
   private static final DateTimeFormatter TIME_TEXT =
@@ -101,7 +101,9 @@ public final class Datums {
     return compare(type, a, b);
   }
 
-  /** {@code -0.0} becomes {@code 0.0} and every NaN the canonical one, so equal values are equal. */
+  /**
+   * {@code -0.0} becomes {@code 0.0} and every NaN the canonical one, so equal values are equal.
+   */
   public static double normalize(double d) {
     return d == 0.0 ? 0.0 : Double.isNaN(d) ? Double.NaN : d;
   }
@@ -199,7 +201,9 @@ public final class Datums {
     return switch (s.trim().toLowerCase(Locale.ROOT)) {
       case "t", "true", "yes", "y", "on", "1" -> Boolean.TRUE;
       case "f", "false", "no", "n", "off", "0" -> Boolean.FALSE;
-      default -> throw new IllegalArgumentException("invalid input syntax for type boolean: \"" + s + "\"");
+      default ->
+          throw new IllegalArgumentException(
+              "invalid input syntax for type boolean: \"" + s + "\"");
     };
   }
 
