@@ -204,13 +204,19 @@ public final class Chunks {
     if (lines.isEmpty()) {
       return List.of();
     }
-    // The shortest line has no hidden marker, unless every line is hidden: then write a header.
-    int cols = lines.stream().mapToInt(l -> l.size() - 1).min().orElse(0);
+    // The first line sets the column count; its trailing D is a hidden marker when some line
+    // is one token shorter. When every row is hidden, write a header.
+    List<String> first = lines.get(0);
+    int cols = first.size() - 1;
+    boolean firstHidden = HIDDEN.equals(first.get(first.size() - 1));
+    if (firstHidden && lines.stream().anyMatch(l -> l.size() == first.size() - 1)) {
+      cols--;
+    }
     List<DataType> types = new ArrayList<>(cols);
     for (int c = 0; c < cols; c++) {
       TypeId guess = null;
       for (List<String> l : lines) {
-        String v = l.get(c + 1);
+        String v = c + 1 < l.size() ? l.get(c + 1) : null; // short lines fail in parse()
         if (v == null) {
           continue;
         }

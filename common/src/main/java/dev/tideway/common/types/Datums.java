@@ -35,6 +35,14 @@ public final class Datums {
   private static final DateTimeFormatter TIMESTAMP_TEXT =
       new DateTimeFormatterBuilder()
           .append(DateTimeFormatter.ISO_LOCAL_DATE)
+          .appendLiteral(' ')
+          .append(TIME_TEXT)
+          .toFormatter(Locale.ROOT);
+
+  /** Accepts {@code 2024-01-01 12:00:00} and the ISO {@code 2024-01-01T12:00:00}. */
+  private static final DateTimeFormatter TIMESTAMP_TEXT_PARSE =
+      new DateTimeFormatterBuilder()
+          .append(DateTimeFormatter.ISO_LOCAL_DATE)
           .optionalStart()
           .appendLiteral(' ')
           .optionalEnd()
@@ -43,6 +51,7 @@ public final class Datums {
           .optionalEnd()
           .append(TIME_TEXT)
           .toFormatter(Locale.ROOT);
+
   private static final DateTimeFormatter TIMESTAMPTZ_TEXT =
       new DateTimeFormatterBuilder()
           .append(TIMESTAMP_TEXT)
@@ -50,7 +59,7 @@ public final class Datums {
           .toFormatter(Locale.ROOT);
   private static final DateTimeFormatter TIMESTAMPTZ_TEXT_PARSE =
       new DateTimeFormatterBuilder()
-          .append(TIMESTAMP_TEXT)
+          .append(TIMESTAMP_TEXT_PARSE)
           .optionalStart()
           .appendLiteral('Z')
           .optionalEnd()
@@ -174,7 +183,7 @@ public final class Datums {
         case BYTEA -> parseBytea(s);
         case DATE -> LocalDate.parse(s.trim());
         case TIME -> LocalTime.parse(s.trim(), TIME_TEXT);
-        case TIMESTAMP -> LocalDateTime.parse(s.trim(), TIMESTAMP_TEXT);
+        case TIMESTAMP -> LocalDateTime.parse(s.trim(), TIMESTAMP_TEXT_PARSE);
         case TIMESTAMPTZ -> OffsetDateTime.parse(s.trim(), TIMESTAMPTZ_TEXT_PARSE).toInstant();
         case INTERVAL -> parseInterval(s);
       };
