@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import picocli.CommandLine;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 
 class TidewayCliTest {
   private final StringWriter out = new StringWriter();
