@@ -20,11 +20,11 @@ import java.util.Locale;
 import java.util.function.LongSupplier;
 
 /**
- * {@code tideway bench codec}: the per-row cost of the codecs on the hot path, over rows of
- * {@code (BIGINT, VARCHAR ~16 chars, DOUBLE)} in chunks of 1024: building chunks with typed
- * appends, memcomparable key encoding (from chunk columns and from {@link Row}s) and decoding,
- * value encoding and decoding, and vnode hashing. Each phase is warmed up, then timed {@code
- * --rounds} times over all rows; the best round is reported (the least disturbed by other load).
+ * {@code tideway bench codec}: the per-row cost of the codecs on the hot path, over rows of {@code
+ * (BIGINT, VARCHAR ~16 chars, DOUBLE)} in chunks of 1024: building chunks with typed appends,
+ * memcomparable key encoding (from chunk columns and from {@link Row}s) and decoding, value
+ * encoding and decoding, and vnode hashing. Each phase is warmed up, then timed {@code --rounds}
+ * times over all rows; the best round is reported (the least disturbed by other load).
  *
  * <p>Single-threaded; one instance per run.
  */
@@ -66,7 +66,8 @@ public final class CodecBenchmark implements Benchmark {
     long seed = options.getLong("seed", 42);
     Data data = Data.generate(rows, RandomSource.seeded(seed));
     Phases p = new Phases(data);
-    out.printf("rows=%d%nschema=%s%nkey_orders=%s%nrounds=%d%n", rows, TYPES, p.keys.orders(), rounds);
+    out.printf(
+        "rows=%d%nschema=%s%nkey_orders=%s%nrounds=%d%n", rows, TYPES, p.keys.orders(), rounds);
     out.flush();
     double build = measure(rows, rounds, p::buildChunks);
     double keyEnc = measure(rows, rounds, p::encodeKeysFromChunks);

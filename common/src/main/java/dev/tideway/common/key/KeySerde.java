@@ -41,10 +41,11 @@ import java.util.List;
  * <p>Checks on per-row paths sit behind an {@code if} so they neither box nor allocate varargs
  * unless they fail.
  *
- * <p>Invariants: for keys {@code a}, {@code b} of these types, {@code sign(compareUnsigned(encode(a),
- * encode(b))) == sign(SQL compare(a, b))} column by column under each column's {@link OrderType};
- * equal SQL values (1.0 and 1.00, -0.0 and 0.0) encode to equal bytes; no encoding is a proper
- * prefix of another of the same column, so multi-column keys and key prefixes compose.
+ * <p>Invariants: for keys {@code a}, {@code b} of these types, {@code
+ * sign(compareUnsigned(encode(a), encode(b))) == sign(SQL compare(a, b))} column by column under
+ * each column's {@link OrderType}; equal SQL values (1.0 and 1.00, -0.0 and 0.0) encode to equal
+ * bytes; no encoding is a proper prefix of another of the same column, so multi-column keys and key
+ * prefixes compose.
  */
 public final class KeySerde {
   /** The version of the memcomparable format; bump only with a migration of stored keys. */
@@ -73,7 +74,13 @@ public final class KeySerde {
 
   public KeySerde(List<DataType> types, List<OrderType> orders) {
     if (types.size() != orders.size()) {
-      Checks.checkArgument(false, "key has %s types but %s orders: %s %s", types.size(), orders.size(), types, orders);
+      Checks.checkArgument(
+          false,
+          "key has %s types but %s orders: %s %s",
+          types.size(),
+          orders.size(),
+          types,
+          orders);
     }
     int n = types.size();
     this.types = types.toArray(new DataType[0]);
@@ -122,7 +129,13 @@ public final class KeySerde {
   /** Appends the encoding of {@code key}, which has one value per key column. */
   public void encodeTo(GrowableBytes out, Row key) {
     if (key.size() != types.length) {
-      Checks.checkArgument(false, "key %s has %s values but the key has %s columns %s", key, key.size(), types.length, List.of(types));
+      Checks.checkArgument(
+          false,
+          "key %s has %s values but the key has %s columns %s",
+          key,
+          key.size(),
+          types.length,
+          List.of(types));
     }
     for (int c = 0; c < types.length; c++) {
       encodeValue(out, c, key.get(c));
@@ -135,7 +148,12 @@ public final class KeySerde {
    */
   public void encodePrefixTo(GrowableBytes out, Row prefix) {
     if (!(prefix.size() <= types.length)) {
-      Checks.checkArgument(false, "prefix %s has %s values but the key has %s columns", prefix, prefix.size(), types.length);
+      Checks.checkArgument(
+          false,
+          "prefix %s has %s values but the key has %s columns",
+          prefix,
+          prefix.size(),
+          types.length);
     }
     for (int c = 0; c < prefix.size(); c++) {
       encodeValue(out, c, prefix.get(c));
@@ -160,7 +178,13 @@ public final class KeySerde {
     for (int c = 0; c < types.length; c++) {
       ColumnVector col = chunk.column(columnIndices[c]);
       if (col.type() != types[c] && !col.type().equals(types[c])) {
-        Checks.checkArgument(false, "chunk column %s is %s but key column %s is %s", columnIndices[c], col.type(), c, types[c]);
+        Checks.checkArgument(
+            false,
+            "chunk column %s is %s but key column %s is %s",
+            columnIndices[c],
+            col.type(),
+            c,
+            types[c]);
       }
       encodeColumn(out, c, col, row);
     }
@@ -168,7 +192,12 @@ public final class KeySerde {
 
   private void checkIndices(int[] indices) {
     if (indices.length != types.length) {
-      Checks.checkArgument(false, "%s column indices %s for a key of %s columns", indices.length, Arrays.toString(indices), types.length);
+      Checks.checkArgument(
+          false,
+          "%s column indices %s for a key of %s columns",
+          indices.length,
+          Arrays.toString(indices),
+          types.length);
     }
   }
 
@@ -285,7 +314,8 @@ public final class KeySerde {
       return p;
     }
     if (tag != PRESENT) {
-      Checks.checkArgument(false, "tag 0x%02x of column %s at offset %s is neither NULL nor present", tag, c, p - 1);
+      Checks.checkArgument(
+          false, "tag 0x%02x of column %s at offset %s is neither NULL nor present", tag, c, p - 1);
     }
     int m = masks[c];
     long lm = m == 0 ? 0 : -1L;

@@ -76,7 +76,9 @@ final class Memcomparable {
         b[p++] = (byte) (0xC0 | (c >> 6));
         b[p++] = (byte) (0x80 | (c & 0x3F));
       } else if (Character.isSurrogate(c)) {
-        if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
+        if (Character.isHighSurrogate(c)
+            && i + 1 < n
+            && Character.isLowSurrogate(s.charAt(i + 1))) {
           int cp = Character.toCodePoint(c, s.charAt(++i));
           b[p++] = (byte) (0xF0 | (cp >> 18));
           b[p++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
@@ -131,7 +133,8 @@ final class Memcomparable {
         return ((long) p << 32) | len;
       }
       if (next != ESCAPED_ZERO) {
-        Checks.checkArgument(false, "corrupt key: byte 0x%02x after 0x00 at offset %s", next, p - 1);
+        Checks.checkArgument(
+            false, "corrupt key: byte 0x%02x after 0x00 at offset %s", next, p - 1);
       }
       len++;
     }
@@ -246,9 +249,9 @@ final class Memcomparable {
   static final int INTERVAL_BYTES = 2 + 8 + 4 + 4 + 8;
 
   /**
-   * INTERVAL in {@link Interval#compareTo} order: the exact 128-bit total length in µs (months ×
-   * 30 days + days + µs; its high word always fits 16 bits since |total| < 2^75), then months,
-   * days and µs to break ties between equal lengths.
+   * INTERVAL in {@link Interval#compareTo} order: the exact 128-bit total length in µs (months × 30
+   * days + days + µs; its high word always fits 16 bits since |total| < 2^75), then months, days
+   * and µs to break ties between equal lengths.
    */
   static void writeInterval(GrowableBytes out, int months, int days, long micros) {
     long dayCount = (long) months * 30 + days;

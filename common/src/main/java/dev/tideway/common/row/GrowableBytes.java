@@ -8,9 +8,9 @@ import java.util.Arrays;
 
 /**
  * A reusable, growable byte array that the key and value encoders write into. Callers {@link
- * #reset()} it between records and read the bytes through {@link #array()} and {@link #size()}
- * (no copy) or {@link #toByteArray()} (a copy), so an encoding loop allocates nothing once the
- * buffer has grown to its working size.
+ * #reset()} it between records and read the bytes through {@link #array()} and {@link #size()} (no
+ * copy) or {@link #toByteArray()} (a copy), so an encoding loop allocates nothing once the buffer
+ * has grown to its working size.
  *
  * <p>Big-endian writes ({@code putIntBE}, ...) serve the memcomparable key encoding, whose byte
  * order must equal value order; little-endian writes ({@code putIntLE}, ...) serve the value
@@ -63,7 +63,8 @@ public final class GrowableBytes {
    */
   public void advanceTo(int newSize) {
     if (!(newSize >= size && newSize <= bytes.length)) {
-      Checks.checkArgument(false, "cannot advance from %s to %s with capacity %s", size, newSize, bytes.length);
+      Checks.checkArgument(
+          false, "cannot advance from %s to %s with capacity %s", size, newSize, bytes.length);
     }
     size = newSize;
   }
@@ -96,7 +97,9 @@ public final class GrowableBytes {
       if (!(needed >= 0)) {
         Checks.checkArgument(false, "buffer would exceed 2 GiB: %s + %s bytes", size, n);
       }
-      bytes = Arrays.copyOf(bytes, Math.max(needed, (int) Math.min(Integer.MAX_VALUE - 8L, bytes.length * 2L)));
+      bytes =
+          Arrays.copyOf(
+              bytes, Math.max(needed, (int) Math.min(Integer.MAX_VALUE - 8L, bytes.length * 2L)));
     }
   }
 

@@ -25,9 +25,9 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The compact value encoding of a whole {@link Row} for state-store values. Unlike the key
- * encoding it need not sort, so it is smaller: a format byte, the column count, a NULL bitmap and
- * the non-NULL values back to back. Decoding needs the schema (the types are not stored).
+ * The compact value encoding of a whole {@link Row} for state-store values. Unlike the key encoding
+ * it need not sort, so it is smaller: a format byte, the column count, a NULL bitmap and the
+ * non-NULL values back to back. Decoding needs the schema (the types are not stored).
  *
  * <pre>
  * format version 1:
@@ -85,7 +85,13 @@ public final class ValueSerde {
   /** Appends the encoding of {@code row}, whose values must match the types. */
   public void encodeTo(GrowableBytes out, Row row) {
     if (row.size() != types.length) {
-      Checks.checkArgument(false, "row %s has %s values but the value schema has %s columns %s", row, row.size(), types.length, List.of(types));
+      Checks.checkArgument(
+          false,
+          "row %s has %s values but the value schema has %s columns %s",
+          row,
+          row.size(),
+          types.length,
+          List.of(types));
     }
     int n = types.length;
     int bitmapAt = writeHeader(out, n);
@@ -102,7 +108,11 @@ public final class ValueSerde {
   /** Appends the encoding of row {@code row} of {@code chunk} (all its columns, same types). */
   public void encodeTo(GrowableBytes out, StreamChunk chunk, int row) {
     if (chunk.columnCount() != types.length) {
-      Checks.checkArgument(false, "chunk has %s columns but the value schema has %s", chunk.columnCount(), types.length);
+      Checks.checkArgument(
+          false,
+          "chunk has %s columns but the value schema has %s",
+          chunk.columnCount(),
+          types.length);
     }
     int n = types.length;
     int bitmapAt = writeHeader(out, n);
@@ -254,7 +264,8 @@ public final class ValueSerde {
     int[] pos = {start};
     int n = readVarInt(b, pos);
     if (!(n >= 0 && n <= types.length)) {
-      Checks.checkArgument(false, "value has %s columns but the schema has only %s", n, types.length);
+      Checks.checkArgument(
+          false, "value has %s columns but the schema has only %s", n, types.length);
     }
     int bitmapAt = pos[0];
     int p = bitmapAt + ((n + 7) >>> 3);

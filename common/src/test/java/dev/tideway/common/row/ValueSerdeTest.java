@@ -22,9 +22,9 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 
 /**
- * The value encoding round-trips every row bit for bit, the chunk path writes the row path's
- * bytes, and bad input fails with messages that name the problem. jqwik prints the seed of a
- * failure; replay with {@code @Property(seed = "N")}.
+ * The value encoding round-trips every row bit for bit, the chunk path writes the row path's bytes,
+ * and bad input fails with messages that name the problem. jqwik prints the seed of a failure;
+ * replay with {@code @Property(seed = "N")}.
  */
 class ValueSerdeTest {
   @Provide
@@ -113,13 +113,32 @@ class ValueSerdeTest {
   void goldenBytesOfFormatVersion1() {
     List<DataType> types =
         List.of(
-            DataType.BOOLEAN, DataType.SMALLINT, DataType.INT, DataType.BIGINT, DataType.REAL,
-            DataType.DOUBLE, DataType.decimal(10, 2), DataType.VARCHAR, DataType.BYTEA,
-            DataType.DATE, DataType.INTERVAL, DataType.VARCHAR);
+            DataType.BOOLEAN,
+            DataType.SMALLINT,
+            DataType.INT,
+            DataType.BIGINT,
+            DataType.REAL,
+            DataType.DOUBLE,
+            DataType.decimal(10, 2),
+            DataType.VARCHAR,
+            DataType.BYTEA,
+            DataType.DATE,
+            DataType.INTERVAL,
+            DataType.VARCHAR);
     Row row =
         Row.of(
-            true, (short) -2, 300, null, 1.5f, -2.25, new BigDecimal("-12.34"), "é\0",
-            new byte[] {1, 2}, LocalDate.of(1970, 1, 2), new Interval(1, -2, 3), null);
+            true,
+            (short) -2,
+            300,
+            null,
+            1.5f,
+            -2.25,
+            new BigDecimal("-12.34"),
+            "é\0",
+            new byte[] {1, 2},
+            LocalDate.of(1970, 1, 2),
+            new Interval(1, -2, 3),
+            null);
     ValueSerde serde = new ValueSerde(types);
     byte[] bytes = serde.encode(row);
     assertThat(HexFormat.of().formatHex(bytes)).isEqualTo(GOLDEN_V1);
