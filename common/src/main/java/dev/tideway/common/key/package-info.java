@@ -9,7 +9,7 @@
  *
  * <p><b>Format version 1.</b>
  *
- * A key is the concatenation of its columns. Each column is a tag byte, then (for non-NULL) the
+ * <p>A key is the concatenation of its columns. Each column is a tag byte, then (for non-NULL) the
  * value bytes:
  *
  * <pre>
