@@ -1,4 +1,4 @@
-package dev.tideway.common.row;
+package dev.tideway.common.value;
 
 import dev.tideway.common.check.Checks;
 import dev.tideway.common.chunk.BoolVector;
@@ -10,6 +10,8 @@ import dev.tideway.common.chunk.IntervalVector;
 import dev.tideway.common.chunk.LongVector;
 import dev.tideway.common.chunk.ShortVector;
 import dev.tideway.common.chunk.StreamChunk;
+import dev.tideway.common.row.GrowableBytes;
+import dev.tideway.common.row.Row;
 import dev.tideway.common.types.DataType;
 import dev.tideway.common.types.Interval;
 import dev.tideway.common.types.Temporals;

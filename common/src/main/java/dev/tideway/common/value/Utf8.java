@@ -1,4 +1,4 @@
-package dev.tideway.common.row;
+package dev.tideway.common.value;
 
 /**
  * UTF-8 encoding straight into a byte array, without the intermediate array of {@link

@@ -1,4 +1,4 @@
-package dev.tideway.common.row;
+package dev.tideway.common.value;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.tideway.common.chunk.Op;
 import dev.tideway.common.chunk.StreamChunk;
 import dev.tideway.common.chunk.StreamChunkBuilder;
+import dev.tideway.common.row.GrowableBytes;
+import dev.tideway.common.row.Row;
 import dev.tideway.common.testing.SqlArbitraries;
 import dev.tideway.common.testing.SqlArbitraries.SchemaRows;
 import dev.tideway.common.types.DataType;
