@@ -15,8 +15,7 @@ class CodecBenchmarkTest {
     Benchmark bench = Benchmarks.find("codec").orElseThrow();
     StringWriter text = new StringWriter();
     bench.run(
-        Benchmark.Options.parse(List.of("--rows", "3000", "--rounds", "1")),
-        new PrintWriter(text));
+        Benchmark.Options.parse(List.of("--rows", "3000", "--rounds", "1")), new PrintWriter(text));
     List<String> lines = text.toString().lines().toList();
     assertThat(lines).allMatch(l -> l.matches("[a-z_]+=.*"), "key=value lines");
     assertThat(lines.get(lines.size() - 1)).startsWith("summary=codec rows=3000");
