@@ -147,7 +147,7 @@ public final class KeySerde {
    * every key starting with these values (for prefix scans).
    */
   public void encodePrefixTo(GrowableBytes out, Row prefix) {
-    if (!(prefix.size() <= types.length)) {
+    if (prefix.size() > types.length) {
       Checks.checkArgument(
           false,
           "prefix %s has %s values but the key has %s columns",
@@ -280,7 +280,7 @@ public final class KeySerde {
     try {
       for (int c = 0; c < types.length; c++) {
         p = decodeValue(bytes, p, c, values, next);
-        if (!(p <= end)) {
+        if (p > end) {
           Checks.checkArgument(false, "key ends inside column %s", c);
         }
       }
@@ -322,7 +322,7 @@ public final class KeySerde {
     switch (ids[c]) {
       case BOOLEAN -> {
         int v = (b[p] ^ m) & 0xFF;
-        if (!(v <= 1)) {
+        if (v > 1) {
           Checks.checkArgument(false, "BOOLEAN byte 0x%02x", v);
         }
         values[c] = v == 1;

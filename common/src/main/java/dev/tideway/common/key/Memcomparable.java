@@ -185,7 +185,7 @@ final class Memcomparable {
             ? Long.toString(Math.abs(unscaled.longValue()))
             : unscaled.abs().toString();
     long exponent = (long) digits.length() - stripped.scale();
-    if (!(exponent >= Integer.MIN_VALUE && exponent <= Integer.MAX_VALUE)) {
+    if (exponent != (int) exponent) {
       Checks.checkArgument(false, "DECIMAL %s has an exponent outside the key format's range", v);
     }
     int start = out.size();
@@ -211,7 +211,7 @@ final class Memcomparable {
       next[0] = pos + 1;
       return BigDecimal.ZERO;
     }
-    if (!(sign == DECIMAL_POSITIVE || sign == DECIMAL_NEGATIVE)) {
+    if (sign != DECIMAL_POSITIVE && sign != DECIMAL_NEGATIVE) {
       Checks.checkArgument(false, "corrupt key: DECIMAL sign byte 0x%02x at offset %s", sign, pos);
     }
     int m = sign == DECIMAL_NEGATIVE ? mask ^ 0xFF : mask;
@@ -223,7 +223,7 @@ final class Memcomparable {
       if (pair == DECIMAL_DIGITS_END) {
         break;
       }
-      if (!(pair <= 100)) {
+      if (pair > 100) {
         Checks.checkArgument(false, "corrupt key: DECIMAL digit pair %s at offset %s", pair, p - 1);
       }
       digits.append((char) ('0' + (pair - 1) / 10)).append((char) ('0' + (pair - 1) % 10));
@@ -233,12 +233,12 @@ final class Memcomparable {
     if (n > 0 && digits.charAt(n - 1) == '0') {
       digits.setLength(--n); // the pad of an odd digit count
     }
-    if (!(n > 0)) {
+    if (n == 0) {
       Checks.checkArgument(false, "corrupt key: DECIMAL without digits at offset %s", pos);
     }
     BigInteger unscaled = new BigInteger(digits.toString());
     long scale = (long) n - exponent;
-    if (!(scale >= Integer.MIN_VALUE && scale <= Integer.MAX_VALUE)) {
+    if (scale != (int) scale) {
       Checks.checkArgument(false, "corrupt key: DECIMAL scale %s out of range", scale);
     }
     BigDecimal v = new BigDecimal(unscaled, (int) scale);

@@ -40,7 +40,7 @@ public final class GrowableBytes {
   }
 
   public GrowableBytes(int initialCapacity) {
-    if (!(initialCapacity >= 0)) {
+    if (initialCapacity < 0) {
       Checks.checkArgument(false, "capacity must be >= 0, got %s", initialCapacity);
     }
     bytes = new byte[Math.max(initialCapacity, 8)];
@@ -62,7 +62,7 @@ public final class GrowableBytes {
    * {@link #ensureRemaining}).
    */
   public void advanceTo(int newSize) {
-    if (!(newSize >= size && newSize <= bytes.length)) {
+    if (newSize < size || newSize > bytes.length) {
       Checks.checkArgument(
           false, "cannot advance from %s to %s with capacity %s", size, newSize, bytes.length);
     }
@@ -71,7 +71,7 @@ public final class GrowableBytes {
 
   /** Drops everything after the first {@code newSize} bytes. */
   public void truncate(int newSize) {
-    if (!(newSize >= 0 && newSize <= size)) {
+    if (newSize < 0 || newSize > size) {
       Checks.checkArgument(false, "cannot truncate %s bytes to %s", size, newSize);
     }
     size = newSize;
@@ -94,7 +94,7 @@ public final class GrowableBytes {
   public void ensureRemaining(int n) {
     int needed = size + n;
     if (needed > bytes.length || needed < 0) {
-      if (!(needed >= 0)) {
+      if (needed < 0) {
         Checks.checkArgument(false, "buffer would exceed 2 GiB: %s + %s bytes", size, n);
       }
       bytes =

@@ -233,7 +233,7 @@ public final class ValueSerde {
    * when they are not a value of this schema.
    */
   public Row decode(byte[] bytes, int offset, int length) {
-    if (!(length > 0)) {
+    if (length <= 0) {
       Checks.checkArgument(false, "empty value cannot be decoded as %s", List.of(types));
     }
     int version = bytes[offset] & 0xFF;
@@ -265,7 +265,7 @@ public final class ValueSerde {
   private Row decodeV1(byte[] b, int start, int end) {
     int[] pos = {start};
     int n = readVarInt(b, pos);
-    if (!(n >= 0 && n <= types.length)) {
+    if (n < 0 || n > types.length) {
       Checks.checkArgument(
           false, "value has %s columns but the schema has only %s", n, types.length);
     }
@@ -279,7 +279,7 @@ public final class ValueSerde {
       pos[0] = p;
       values[c] = readValue(b, c, pos);
       p = pos[0];
-      if (!(p <= end)) {
+      if (p > end) {
         Checks.checkArgument(false, "value ends inside column %s", c);
       }
     }
@@ -295,7 +295,7 @@ public final class ValueSerde {
       case BOOLEAN -> {
         pos[0] = p + 1;
         int v = b[p];
-        if (!(v == 0 || v == 1)) {
+        if (v != 0 && v != 1) {
           Checks.checkArgument(false, "BOOLEAN byte %s in column %s", v, c);
         }
         return v == 1;
@@ -328,15 +328,7 @@ public final class ValueSerde {
         return Double.longBitsToDouble(GrowableBytes.getLongLE(b, p));
       }
       case DECIMAL -> {
-        int zigzag = readVarInt(b, pos);
-        int scale = (zigzag >>> 1) ^ -(zigzag & 1);
-        int len = readVarInt(b, pos);
-        if (!(len > 0)) {
-          Checks.checkArgument(false, "DECIMAL of %s bytes in column %s", len, c);
-        }
-        BigInteger unscaled = new BigInteger(b, pos[0], len);
-        pos[0] += len;
-        return new BigDecimal(unscaled, scale);
+        return readDecimal(b, c, pos);
       }
       case VARCHAR -> {
         int len = readVarInt(b, pos);
@@ -359,6 +351,18 @@ public final class ValueSerde {
       }
     }
     throw new IllegalStateException("unhandled type " + ids[c]);
+  }
+
+  private static BigDecimal readDecimal(byte[] b, int c, int[] pos) {
+    int zigzag = readVarInt(b, pos);
+    int scale = (zigzag >>> 1) ^ -(zigzag & 1);
+    int len = readVarInt(b, pos);
+    if (len <= 0) {
+      Checks.checkArgument(false, "DECIMAL of %s bytes in column %s", len, c);
+    }
+    BigInteger unscaled = new BigInteger(b, pos[0], checkLength(b, pos[0], len));
+    pos[0] += len;
+    return new BigDecimal(unscaled, scale);
   }
 
   private static int checkLength(byte[] b, int at, int len) {
