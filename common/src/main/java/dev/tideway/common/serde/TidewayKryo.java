@@ -199,10 +199,18 @@ public final class TidewayKryo {
     return new SerdeException(fallback, "cannot " + verb + " " + what + ": " + trace(e), e);
   }
 
+  /** The root cause's message, then Kryo's field trace when there is one, on one line. */
   private static String trace(Throwable e) {
-    String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-    if (e instanceof KryoException && e.getCause() != null && e.getCause().getMessage() != null) {
-      m = e.getCause().getMessage() + " " + m;
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    String m = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+    if (root != e && e instanceof KryoException && e.getMessage() != null) {
+      int at = e.getMessage().indexOf("Serialization trace:");
+      if (at >= 0) {
+        m = m + " (" + e.getMessage().substring(at) + ")";
+      }
     }
     return m.replace('\n', ' ');
   }
