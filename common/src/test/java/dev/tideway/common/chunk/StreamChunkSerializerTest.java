@@ -105,6 +105,24 @@ class StreamChunkSerializerTest {
   }
 
   @Test
+  void stagingPathsForSmallBuffersAndStreamsGiveTheSameBytes() {
+    // A small Output cannot take a column in place and a stream Input cannot be read in place:
+    // both go through the serializer's scratch buffer and must produce and accept the same bytes.
+    RandomSource random = RandomSource.fromPropertyOr(11L);
+    StreamChunk chunk = randomChunk(random, ALL_TYPES, 200);
+    com.esotericsoftware.kryo.Kryo k = KRYO.newKryo();
+    Output small = new Output(16, -1);
+    k.writeClassAndObject(small, chunk);
+    byte[] viaScratch = small.toBytes();
+    Output big = new Output(1 << 20, -1);
+    k.writeClassAndObject(big, chunk);
+    assertThat(viaScratch).isEqualTo(big.toBytes());
+    com.esotericsoftware.kryo.io.Input stream =
+        new com.esotericsoftware.kryo.io.Input(new java.io.ByteArrayInputStream(viaScratch), 64);
+    assertThat(k.readClassAndObject(stream)).isEqualTo(chunk);
+  }
+
+  @Test
   void chunkBytesAreFixedWidthForPrimitiveColumns() {
     // 1024 rows x 4 bigint columns: ~32 KiB payload plus a small header, no per-value overhead.
     StreamChunkBuilder b =
