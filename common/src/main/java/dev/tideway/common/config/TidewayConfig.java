@@ -50,6 +50,9 @@ public final class TidewayConfig {
 
   private static final String ENV_PREFIX = "TIDEWAY_";
 
+  /** Environment variable naming the config file when the loader is given none. */
+  public static final String CONFIG_FILE_ENV = "TIDEWAY_CONFIG";
+
   private final Config config;
 
   private TidewayConfig(Config config) {
@@ -226,7 +229,7 @@ public final class TidewayConfig {
       return this;
     }
 
-    /** The node's config file; must exist. */
+    /** The node's config file; must exist. Without one, {@code TIDEWAY_CONFIG} names it, if set. */
     public Loader file(Path file) {
       this.file = Checks.checkNotNull(file, "config file");
       return this;
@@ -253,6 +256,9 @@ public final class TidewayConfig {
       Config defaults = reference != null ? reference : ConfigFactory.defaultReference(classLoader);
       KnownKeys known = new KnownKeys(defaults);
       Config merged = defaults;
+      if (file == null && environment.containsKey(CONFIG_FILE_ENV)) {
+        file = Path.of(environment.get(CONFIG_FILE_ENV));
+      }
       if (file != null) {
         merged = fileLayer(known).withFallback(merged);
       }

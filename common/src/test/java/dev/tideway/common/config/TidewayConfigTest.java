@@ -114,6 +114,13 @@ class TidewayConfigTest {
   }
 
   @Test
+  void tidewayConfigNamesTheFileWhenNoneIsGiven() throws IOException {
+    Path f = file("tideway.compute.parallelism = 6\n");
+    TidewayConfig c = loader().environment(Map.of("TIDEWAY_CONFIG", f.toString())).load();
+    assertThat(c.getInt("tideway.compute.parallelism", 1, 1024)).isEqualTo(6);
+  }
+
+  @Test
   void overridesBeatEnvironment() {
     TidewayConfig c =
         loader()
