@@ -201,35 +201,33 @@ public final class KeySerde {
     }
   }
 
+  /*
+   * Fixed-width values are XORed with the column's mask (0 or all ones) as they are written, which
+   * is the DESC inversion without a second pass; variable-length values are inverted afterwards.
+   */
+
   private void encodeValue(GrowableBytes out, int c, Object v) {
     if (v == null) {
       out.put(nullTags[c]);
       return;
     }
     out.put(PRESENT);
-    int start = out.size();
+    int m = masks[c];
+    long lm = m == 0 ? 0 : -1L;
     switch (ids[c]) {
-      case BOOLEAN -> out.put((Boolean) v ? 1 : 0);
-      case SMALLINT -> out.putShortBE((short) ((Short) v ^ 0x8000));
-      case INT -> out.putIntBE((Integer) v ^ Integer.MIN_VALUE);
-      case DATE -> out.putIntBE(Temporals.dateToDays((LocalDate) v) ^ Integer.MIN_VALUE);
-      case BIGINT -> out.putLongBE((Long) v ^ Long.MIN_VALUE);
-      case TIME -> out.putLongBE(Temporals.timeToMicros((LocalTime) v) ^ Long.MIN_VALUE);
+      case BOOLEAN -> out.put(((Boolean) v ? 1 : 0) ^ m);
+      case SMALLINT -> out.putShortBE((short) ((Short) v ^ 0x8000 ^ m << 8 ^ m));
+      case INT -> out.putIntBE((Integer) v ^ Integer.MIN_VALUE ^ (int) lm);
+      case DATE -> out.putIntBE(Temporals.dateToDays((LocalDate) v) ^ Integer.MIN_VALUE ^ (int) lm);
+      case BIGINT -> out.putLongBE((Long) v ^ Long.MIN_VALUE ^ lm);
+      case TIME -> out.putLongBE(Temporals.timeToMicros((LocalTime) v) ^ Long.MIN_VALUE ^ lm);
       case TIMESTAMP ->
-          out.putLongBE(Temporals.timestampToMicros((LocalDateTime) v) ^ Long.MIN_VALUE);
-      case TIMESTAMPTZ -> out.putLongBE(Temporals.instantToMicros((Instant) v) ^ Long.MIN_VALUE);
-      case REAL -> out.putIntBE(Memcomparable.floatKey((Float) v));
-      case DOUBLE -> out.putLongBE(Memcomparable.doubleKey((Double) v));
-      case DECIMAL -> Memcomparable.writeDecimal(out, (BigDecimal) v);
-      case VARCHAR -> Memcomparable.writeString(out, (String) v);
-      case BYTEA -> Memcomparable.writeBytes(out, (byte[]) v);
-      case INTERVAL -> {
-        Interval i = (Interval) v;
-        Memcomparable.writeInterval(out, i.months(), i.days(), i.micros());
-      }
-    }
-    if (masks[c] != 0) {
-      out.invertFrom(start);
+          out.putLongBE(Temporals.timestampToMicros((LocalDateTime) v) ^ Long.MIN_VALUE ^ lm);
+      case TIMESTAMPTZ ->
+          out.putLongBE(Temporals.instantToMicros((Instant) v) ^ Long.MIN_VALUE ^ lm);
+      case REAL -> out.putIntBE(Memcomparable.floatKey((Float) v) ^ (int) lm);
+      case DOUBLE -> out.putLongBE(Memcomparable.doubleKey((Double) v) ^ lm);
+      default -> encodeVariable(out, c, v);
     }
   }
 
@@ -239,22 +237,41 @@ public final class KeySerde {
       return;
     }
     out.put(PRESENT);
-    int start = out.size();
+    int m = masks[c];
+    long lm = m == 0 ? 0 : -1L;
     switch (ids[c]) {
-      case BOOLEAN -> out.put(((BoolVector) col).getBoolean(i) ? 1 : 0);
-      case SMALLINT -> out.putShortBE((short) (((ShortVector) col).getShort(i) ^ 0x8000));
-      case INT, DATE -> out.putIntBE(((IntVector) col).getInt(i) ^ Integer.MIN_VALUE);
+      case BOOLEAN -> out.put((((BoolVector) col).getBoolean(i) ? 1 : 0) ^ m);
+      case SMALLINT ->
+          out.putShortBE((short) (((ShortVector) col).getShort(i) ^ 0x8000 ^ m << 8 ^ m));
+      case INT, DATE -> out.putIntBE(((IntVector) col).getInt(i) ^ Integer.MIN_VALUE ^ (int) lm);
       case BIGINT, TIME, TIMESTAMP, TIMESTAMPTZ ->
-          out.putLongBE(((LongVector) col).getLong(i) ^ Long.MIN_VALUE);
-      case REAL -> out.putIntBE(Memcomparable.floatKey(((FloatVector) col).getFloat(i)));
-      case DOUBLE -> out.putLongBE(Memcomparable.doubleKey(((DoubleVector) col).getDouble(i)));
-      case DECIMAL -> Memcomparable.writeDecimal(out, (BigDecimal) col.get(i));
-      case VARCHAR -> Memcomparable.writeString(out, (String) col.get(i));
-      case BYTEA -> Memcomparable.writeBytes(out, (byte[]) col.get(i));
+          out.putLongBE(((LongVector) col).getLong(i) ^ Long.MIN_VALUE ^ lm);
+      case REAL -> out.putIntBE(Memcomparable.floatKey(((FloatVector) col).getFloat(i)) ^ (int) lm);
+      case DOUBLE -> out.putLongBE(Memcomparable.doubleKey(((DoubleVector) col).getDouble(i)) ^ lm);
       case INTERVAL -> {
         IntervalVector iv = (IntervalVector) col;
+        int start = out.size();
         Memcomparable.writeInterval(out, iv.months(i), iv.days(i), iv.micros(i));
+        if (m != 0) {
+          out.invertFrom(start);
+        }
       }
+      default -> encodeVariable(out, c, col.get(i)); // DECIMAL, VARCHAR, BYTEA: objects anyway
+    }
+  }
+
+  /** DECIMAL, VARCHAR, BYTEA and INTERVAL from their Java values; inverted afterwards for DESC. */
+  private void encodeVariable(GrowableBytes out, int c, Object v) {
+    int start = out.size();
+    switch (ids[c]) {
+      case DECIMAL -> Memcomparable.writeDecimal(out, (BigDecimal) v);
+      case VARCHAR -> Memcomparable.writeString(out, (String) v);
+      case BYTEA -> Memcomparable.writeBytes(out, (byte[]) v);
+      case INTERVAL -> {
+        Interval i = (Interval) v;
+        Memcomparable.writeInterval(out, i.months(), i.days(), i.micros());
+      }
+      default -> throw new IllegalStateException("not a variable-width key type: " + ids[c]);
     }
     if (masks[c] != 0) {
       out.invertFrom(start);

@@ -54,59 +54,36 @@ final class Memcomparable {
   }
 
   /**
-   * Writes {@code s} as UTF-8 (unpaired surrogates become {@code ?}, as {@link String#getBytes}
-   * does, so the bytes are the ones {@link Datums#compare} orders by), escaping 0x00 as {@code 00
-   * FF}, then the terminator {@code 00 01}.
+   * Writes {@code s} as its UTF-8 bytes ({@link String#getBytes}: the bytes {@link Datums#compare}
+   * orders by; unpaired surrogates become {@code ?}), escaped and terminated like {@link
+   * #writeBytes}. {@code getBytes} is a JDK intrinsic for ASCII and Latin-1 strings, which made it
+   * faster than encoding char by char into the buffer despite the temporary array.
    */
   static void writeString(GrowableBytes out, String s) {
-    int n = s.length();
-    out.ensureRemaining(3 * n + 2);
-    byte[] b = out.array();
-    int p = out.size();
-    for (int i = 0; i < n; i++) {
-      char c = s.charAt(i);
-      if (c < 0x80) {
-        if (c == 0) {
-          b[p++] = 0;
-          b[p++] = (byte) ESCAPED_ZERO;
-        } else {
-          b[p++] = (byte) c;
-        }
-      } else if (c < 0x800) {
-        b[p++] = (byte) (0xC0 | (c >> 6));
-        b[p++] = (byte) (0x80 | (c & 0x3F));
-      } else if (Character.isSurrogate(c)) {
-        if (Character.isHighSurrogate(c)
-            && i + 1 < n
-            && Character.isLowSurrogate(s.charAt(i + 1))) {
-          int cp = Character.toCodePoint(c, s.charAt(++i));
-          b[p++] = (byte) (0xF0 | (cp >> 18));
-          b[p++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
-          b[p++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
-          b[p++] = (byte) (0x80 | (cp & 0x3F));
-        } else {
-          b[p++] = '?';
-        }
-      } else {
-        b[p++] = (byte) (0xE0 | (c >> 12));
-        b[p++] = (byte) (0x80 | ((c >> 6) & 0x3F));
-        b[p++] = (byte) (0x80 | (c & 0x3F));
-      }
-    }
-    b[p++] = 0;
-    b[p++] = TERMINATOR;
-    out.advanceTo(p);
+    writeBytes(out, s.getBytes(StandardCharsets.UTF_8));
   }
 
-  /** Writes {@code bytes} escaped and terminated like {@link #writeString}. */
+  /**
+   * Writes {@code bytes} with each 0x00 escaped as {@code 00 FF}, then the terminator {@code 00
+   * 01}: prefix-free, and order-preserving since the escape sorts above the terminator.
+   */
   static void writeBytes(GrowableBytes out, byte[] bytes) {
-    out.ensureRemaining(2 * bytes.length + 2);
+    int zeros = 0;
+    for (byte x : bytes) {
+      zeros += x == 0 ? 1 : 0;
+    }
+    out.ensureRemaining(bytes.length + zeros + 2);
     byte[] b = out.array();
     int p = out.size();
-    for (byte x : bytes) {
-      b[p++] = x;
-      if (x == 0) {
-        b[p++] = (byte) ESCAPED_ZERO;
+    if (zeros == 0) {
+      System.arraycopy(bytes, 0, b, p, bytes.length);
+      p += bytes.length;
+    } else {
+      for (byte x : bytes) {
+        b[p++] = x;
+        if (x == 0) {
+          b[p++] = (byte) ESCAPED_ZERO;
+        }
       }
     }
     b[p++] = 0;

@@ -203,23 +203,13 @@ public final class ValueSerde {
   }
 
   /**
-   * Writes a varint length and the UTF-8 bytes. Short strings (at most 42 chars, so at most 126
-   * bytes) reserve a one-byte length and fill it in afterwards; longer ones count bytes first.
+   * Writes a varint length and the UTF-8 bytes. {@link String#getBytes} is a JDK intrinsic for
+   * ASCII and Latin-1 strings, faster here than encoding char by char despite the temporary array.
    */
   private static void writeString(GrowableBytes out, String s) {
-    int n = s.length();
-    if (n <= 42) {
-      out.ensureRemaining(1 + 3 * n);
-      int lenAt = out.size();
-      int end = Utf8.encode(s, out.array(), lenAt + 1);
-      out.array()[lenAt] = (byte) (end - lenAt - 1);
-      out.advanceTo(end);
-    } else {
-      int len = Utf8.encodedLength(s);
-      out.putVarInt(len);
-      out.ensureRemaining(len);
-      out.advanceTo(Utf8.encode(s, out.array(), out.size()));
-    }
+    byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+    out.putVarInt(utf8.length);
+    out.put(utf8);
   }
 
   /** Decodes a whole value. */

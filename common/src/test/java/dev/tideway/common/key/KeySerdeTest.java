@@ -254,6 +254,20 @@ class KeySerdeTest {
         .hasMessageContaining("has 1 values but the key has 2 columns");
   }
 
+  @Example
+  void valuesOutsideTheFormatAndMismatchedChunksAreRejected() {
+    KeySerde decimal = KeySerde.ascending(List.of(DataType.DECIMAL));
+    assertThatThrownBy(() -> decimal.encode(Row.of(new BigDecimal("1E+2147483647"))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("exponent outside the key format's range");
+    StreamChunkBuilder b = new StreamChunkBuilder(List.of(DataType.INT), 1);
+    b.append(Op.INSERT, Row.of(1));
+    KeySerde bigint = KeySerde.ascending(List.of(DataType.BIGINT));
+    assertThatThrownBy(() -> bigint.encodeTo(new GrowableBytes(), b.build(), 0, new int[] {0}))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("chunk column 0 is integer but key column 0 is bigint");
+  }
+
   /**
    * The format is persisted (storage keys): these bytes must never change. A failure here means
    * stored keys would no longer sort or decode; bump {@link KeySerde#FORMAT_VERSION} and migrate
