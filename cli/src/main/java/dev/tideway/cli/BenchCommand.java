@@ -17,19 +17,18 @@ import picocli.CommandLine.Parameters;
 @Command(
     name = "bench",
     description = "Run a benchmark; prints key=value lines, the last one a summary.",
-    footer = "Run 'tideway bench' with no name to list the benchmarks.")
+    footer = {
+      "Options after NAME go to the benchmark, e.g. --rows 1000000.",
+      "Run 'tideway bench' with no name to list the benchmarks."
+    })
 final class BenchCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Parameters(index = "0", arity = "0..1", paramLabel = "NAME", description = "benchmark name")
   String name;
 
-  @Parameters(
-      index = "1..*",
-      arity = "0..*",
-      paramLabel = "OPTION",
-      description = "options passed to the benchmark, e.g. --rows 1000000")
-  List<String> options = List.of();
+  /** Everything after NAME, passed to the benchmark (picocli would reject the --options). */
+  @CommandLine.Unmatched List<String> options = new java.util.ArrayList<>();
 
   @Override
   public Integer call() {

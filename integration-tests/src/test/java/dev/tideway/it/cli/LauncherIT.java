@@ -53,6 +53,16 @@ class LauncherIT {
   }
 
   @Test
+  void codecBenchmarkPrintsKeyValueFigures() throws Exception {
+    Result r = run("bench", "codec", "--rows", "20000", "--rounds", "1");
+    assertThat(r.exitCode()).as(r.out()).isZero();
+    List<String> lines = r.out().strip().lines().toList();
+    assertThat(lines).allMatch(l -> l.matches("[a-z0-9_]+=.*"), "every line is key=value");
+    assertThat(r.out()).contains("key_encode_ns_per_row=").contains("chunk_build_ns_per_row=");
+    assertThat(lines.get(lines.size() - 1)).startsWith("summary=");
+  }
+
+  @Test
   void launcherScriptExistsAndIsExecutable() {
     Path script = jar.getParent().getParent().getParent().resolve("bin/tideway");
     assertThat(Files.isExecutable(script)).as("%s is executable", script).isTrue();
