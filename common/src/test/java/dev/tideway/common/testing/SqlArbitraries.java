@@ -3,6 +3,7 @@ package dev.tideway.common.testing;
 import dev.tideway.common.key.OrderType;
 import dev.tideway.common.row.Row;
 import dev.tideway.common.types.DataType;
+import dev.tideway.common.types.Datums;
 import dev.tideway.common.types.Interval;
 import dev.tideway.common.types.Temporals;
 import dev.tideway.common.types.TypeId;
@@ -193,8 +194,9 @@ public final class SqlArbitraries {
   }
 
   /**
-   * Unconstrained: up to 40 digits at scales -10..30 plus values equal but for trailing zeros.
-   * {@code DECIMAL(p, s)}: at most p digits, exactly scale s (as the column vectors store them).
+   * Unconstrained: up to 40 digits at scales 0..30 (negative scales as a column normalises them)
+   * plus values equal but for trailing zeros. {@code DECIMAL(p, s)}: at most p digits, exactly
+   * scale s (as the column vectors store them).
    */
   private static Arbitrary<BigDecimal> decimals(DataType type) {
     if (type.precision() > 0) {
@@ -230,7 +232,9 @@ public final class SqlArbitraries {
                 "-100.5",
                 "99999999999999999999.99999")
             .map(BigDecimal::new);
-    return Arbitraries.frequencyOf(Tuple.of(3, random), Tuple.of(1, special));
+    // as a column stores them: an unconstrained numeric has no negative scale (1E+1 is 10)
+    return Arbitraries.frequencyOf(Tuple.of(3, random), Tuple.of(1, special))
+        .map(v -> Datums.decimal(type, v));
   }
 
   /**

@@ -34,7 +34,7 @@ class ValueSerdeTest {
     return SqlArbitraries.schemaRows(12, 10);
   }
 
-  @Property(tries = 500)
+  @Property(tries = 300)
   void decodeRestoresEveryRowExactly(@ForAll("schemaRows") SchemaRows s) {
     ValueSerde serde = new ValueSerde(s.types());
     GrowableBytes out = new GrowableBytes(4);
@@ -51,7 +51,7 @@ class ValueSerdeTest {
     }
   }
 
-  @Property(tries = 300)
+  @Property(tries = 200)
   void chunkPathWritesTheRowPathBytes(@ForAll("schemaRows") SchemaRows s) {
     ValueSerde serde = new ValueSerde(s.types());
     StreamChunkBuilder b = new StreamChunkBuilder(s.types(), s.rows().size());
