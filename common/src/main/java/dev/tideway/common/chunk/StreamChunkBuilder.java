@@ -40,13 +40,17 @@ public final class StreamChunkBuilder {
   /** Ends a row whose column values were appended through {@link #column(int)}. */
   public StreamChunkBuilder appendOp(Op op) {
     for (int c = 0; c < columns.length; c++) {
-      Checks.checkState(
-          columns[c].size() == size + 1,
-          "row %s: column %s has %s values, expected %s",
-          size,
-          c,
-          columns[c].size(),
-          size + 1);
+      if (columns[c].size() != size + 1) { // plain test first: the message's varargs would box
+        throw new Checks.InvariantViolation(
+            "row "
+                + size
+                + ": column "
+                + c
+                + " has "
+                + columns[c].size()
+                + " values, expected "
+                + (size + 1));
+      }
     }
     if (size == ops.length) {
       ops = Arrays.copyOf(ops, ops.length * 2);
