@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
  */
 class BarrierSimulationTest {
   /** Seeds in the default run; the IT runs many more. */
-  static final int DEFAULT_SEEDS = 40;
+  static final int DEFAULT_SEEDS = 120;
 
   /** Runs one seed; on failure the message names the seed, the event and the replay command. */
   static SimWorld runSeed(long seed, String testName) {

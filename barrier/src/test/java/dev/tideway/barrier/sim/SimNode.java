@@ -9,6 +9,7 @@ import dev.tideway.barrier.message.BarrierCompleted;
 import dev.tideway.barrier.message.InjectBarrier;
 import dev.tideway.barrier.message.NodeFailure;
 import dev.tideway.barrier.message.SyncResult;
+import dev.tideway.barrier.message.TableStatsDelta;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -120,7 +121,21 @@ final class SimNode implements LocalBarrierEnvironment<String> {
                 request.epoch().curr(),
                 request.generation(),
                 new SyncResult<>(
-                    List.of("sst-n" + id + "-e" + request.epoch().prev()), List.of())));
+                    List.of("sst-n" + id + "-e" + request.epoch().prev()),
+                    upstreamWrites(request))));
+  }
+
+  /**
+   * Upstream updates and deletes add storage keys (tombstones, versions) but no rows to backfill.
+   */
+  private List<TableStatsDelta> upstreamWrites(SyncRequest request) {
+    List<TableStatsDelta> out = new ArrayList<>();
+    for (int t : request.tablesToSync()) {
+      if (world.random.chance(0.4)) {
+        out.add(new TableStatsDelta(t, world.random.nextLong(1, 300), 0, false));
+      }
+    }
+    return out;
   }
 
   @Override

@@ -57,7 +57,12 @@ final class SimWorld {
   TrackerSnapshot persistedTracker;
   boolean committedPaused;
   final Map<Integer, Long> committedLimits = new HashMap<>();
+
+  /** The committed version's stats: key counts grow with syncs and shrink with compactions. */
   TableStatsLookup stats;
+
+  final Map<Integer, Long> keyCounts = new HashMap<>();
+  final Map<Integer, Long> liveRows = new HashMap<>();
   int recoveries;
   int failovers;
   int commits;
@@ -119,7 +124,22 @@ final class SimWorld {
       }
       jobs.add(job);
     }
-    stats = TableStatsLookup.of(views);
+    for (TableStatsView v : views) {
+      keyCounts.put(v.tableId(), v.totalKeyCount());
+      liveRows.put(v.tableId(), v.liveRowCount() == null ? -1L : v.liveRowCount());
+    }
+    stats =
+        new TableStatsLookup() {
+          @Override
+          public long totalKeyCount(int tableId) {
+            return keyCounts.getOrDefault(tableId, 0L);
+          }
+
+          @Override
+          public long liveRowCount(int tableId) {
+            return liveRows.getOrDefault(tableId, -1L);
+          }
+        };
     SimNode first = nodes.get(0);
     first.mergeActor = first.id * 100 + 99;
     first.mergeInputs = new ArrayList<>();
@@ -227,6 +247,9 @@ final class SimWorld {
       for (SimBackfillActor a : j.actors) {
         a.commit(committedEpoch);
       }
+    }
+    for (dev.tideway.barrier.message.TableStatsDelta d : c.statsDeltas()) {
+      keyCounts.merge(d.tableId(), d.totalKeyCountDelta(), Long::sum);
     }
     for (Mutation m : c.mutations()) {
       tracker.onMutation(m);
@@ -377,6 +400,11 @@ final class SimWorld {
       }
     } else if (p < 0.3) {
       failover();
+    } else if (p < 0.38) {
+      SimJob j = jobs.get(random.nextInt(jobs.size()));
+      long live = j.actors.stream().mapToLong(a -> a.size).sum();
+      long keys = keyCounts.get(j.tableId);
+      keyCounts.put(j.tableId, keys - random.nextLong(0, keys - live + 1)); // a compaction
     } else if (p < 0.45) {
       command(random.nextBoolean() ? new Mutation.Pause() : new Mutation.Resume());
     } else if (p < 0.6) {
