@@ -85,64 +85,68 @@ final class SimInvariants {
         "NoUnknownReports",
         "" + w.tracker.unknownActorReports());
     for (JobProgress p : u.jobs()) {
-      SimJob job = w.jobs.get((int) p.jobId() - 1);
-      check(
-          p.consumedRows() == job.durableRows(),
-          "NothingUncommittedVisible",
-          "job "
-              + job.id
-              + " shows "
-              + p.consumedRows()
-              + " rows at commit "
-              + c.committedEpoch()
-              + " but "
-              + job.durableRows()
-              + " are durable");
-      check(
-          p.displayRatio() >= job.lastDisplay,
-          "DisplayRatioNeverDecreases",
-          "job "
-              + job.id
-              + " went from "
-              + job.lastDisplay
-              + " to "
-              + p.displayRatio()
-              + " ("
-              + p
-              + ")");
-      check(
-          p.consumedRows() >= job.lastConsumed,
-          "ProgressResumesAtOrAboveLastCommitted",
-          "job "
-              + job.id
-              + " consumed "
-              + p.consumedRows()
-              + " < last committed "
-              + job.lastConsumed
-              + " (recoveries "
-              + w.recoveries
-              + ", failovers "
-              + w.failovers
-              + ")");
-      boolean finished = job.durablyFinished();
-      check(
-          p.isDone() == finished && (p.displayRatio() == 1.0) == finished,
-          "DoneExactlyWhenDone",
-          "job "
-              + job.id
-              + " durably finished="
-              + finished
-              + " but "
-              + p.phase()
-              + " display "
-              + p.displayRatio());
-      check(
-          p.phase() != JobPhase.FINISHING,
-          "FinishVisibleAtCheckpoint",
-          "job " + job.id + " FINISHING on a checkpoint commit");
-      job.lastDisplay = p.displayRatio();
-      job.lastConsumed = p.consumedRows();
+      checkJobAtCommit(c, p);
     }
+  }
+
+  private void checkJobAtCommit(BarrierDecision.CommitEpoch<String> c, JobProgress p) {
+    SimJob job = w.jobs.get((int) p.jobId() - 1);
+    check(
+        p.consumedRows() == job.durableRows(),
+        "NothingUncommittedVisible",
+        "job "
+            + job.id
+            + " shows "
+            + p.consumedRows()
+            + " rows at commit "
+            + c.committedEpoch()
+            + " but "
+            + job.durableRows()
+            + " are durable");
+    check(
+        p.displayRatio() >= job.lastDisplay,
+        "DisplayRatioNeverDecreases",
+        "job "
+            + job.id
+            + " went from "
+            + job.lastDisplay
+            + " to "
+            + p.displayRatio()
+            + " ("
+            + p
+            + ")");
+    check(
+        p.consumedRows() >= job.lastConsumed,
+        "ProgressResumesAtOrAboveLastCommitted",
+        "job "
+            + job.id
+            + " consumed "
+            + p.consumedRows()
+            + " < last committed "
+            + job.lastConsumed
+            + " (recoveries "
+            + w.recoveries
+            + ", failovers "
+            + w.failovers
+            + ")");
+    boolean finished = job.durablyFinished();
+    check(
+        p.isDone() == finished && (p.displayRatio() == 1.0) == finished,
+        "DoneExactlyWhenDone",
+        "job "
+            + job.id
+            + " durably finished="
+            + finished
+            + " but "
+            + p.phase()
+            + " display "
+            + p.displayRatio());
+    check(
+        p.phase() != JobPhase.FINISHING,
+        "FinishVisibleAtCheckpoint",
+        "job " + job.id + " FINISHING on a checkpoint commit");
+    job.lastDisplay = p.displayRatio();
+    job.lastConsumed = p.consumedRows();
   }
 
   /** Cheap checks after every event. */

@@ -99,34 +99,8 @@ final class SimWorld {
       nodes.add(node);
     }
     int jobCount = random.nextInt(1, 4);
-    List<TableStatsView> views = new ArrayList<>();
     for (int j = 1; j <= jobCount; j++) {
-      BackfillMode mode = random.nextBoolean() ? BackfillMode.SNAPSHOT : BackfillMode.ARRANGEMENT;
-      long perActorMax = random.nextLong(20, 400);
-      List<Long> sizes = new ArrayList<>();
-      long total = 0;
-      for (int n = 0; n < nodeCount; n++) {
-        long s = random.nextLong(0, 3_000);
-        sizes.add(s);
-        total += s;
-      }
-      long keys = total + (random.nextBoolean() ? random.nextLong(0, total / 2 + 1) : 0);
-      TableStatsView v = new TableStatsView(1000 + j, keys, random.nextBoolean() ? total : null);
-      views.add(v);
-      SimJob job = new SimJob(j, mode, 1000 + j, v);
-      for (SimNode node : nodes) {
-        SimBackfillActor a =
-            new SimBackfillActor(
-                node.id * 100 + 10 + j, node.id, job, sizes.get(node.id - 1), perActorMax);
-        a.inbox = new Channel(scheduler, random, 0, 6);
-        job.actors.add(a);
-        node.backfills.add(a);
-      }
-      jobs.add(job);
-    }
-    for (TableStatsView v : views) {
-      keyCounts.put(v.tableId(), v.totalKeyCount());
-      liveRows.put(v.tableId(), v.liveRowCount() == null ? -1L : v.liveRowCount());
+      jobs.add(createJob(j, nodeCount));
     }
     stats =
         new TableStatsLookup() {
@@ -156,6 +130,33 @@ final class SimWorld {
     for (SimNode node : nodes) {
       rebuildActors(node);
     }
+  }
+
+  /** A job of random mode and size with one backfill actor per node; registers its table stats. */
+  private SimJob createJob(int j, int nodeCount) {
+    BackfillMode mode = random.nextBoolean() ? BackfillMode.SNAPSHOT : BackfillMode.ARRANGEMENT;
+    long perActorMax = random.nextLong(20, 400);
+    List<Long> sizes = new ArrayList<>();
+    long total = 0;
+    for (int n = 0; n < nodeCount; n++) {
+      long s = random.nextLong(0, 3_000);
+      sizes.add(s);
+      total += s;
+    }
+    long keys = total + (random.nextBoolean() ? random.nextLong(0, total / 2 + 1) : 0);
+    TableStatsView v = new TableStatsView(1000 + j, keys, random.nextBoolean() ? total : null);
+    keyCounts.put(v.tableId(), v.totalKeyCount());
+    liveRows.put(v.tableId(), v.liveRowCount() == null ? -1L : v.liveRowCount());
+    SimJob job = new SimJob(j, mode, 1000 + j, v);
+    for (SimNode node : nodes) {
+      SimBackfillActor a =
+          new SimBackfillActor(
+              node.id * 100 + 10 + j, node.id, job, sizes.get(node.id - 1), perActorMax);
+      a.inbox = new Channel(scheduler, random, 0, 6);
+      job.actors.add(a);
+      node.backfills.add(a);
+    }
+    return job;
   }
 
   Topology topology() {
