@@ -58,16 +58,19 @@ class BarrierSimulationTest {
     int recoveries = 0;
     int failovers = 0;
     int commits = 0;
+    int creates = 0;
     for (long seed : seeds(1, DEFAULT_SEEDS)) {
       SimWorld w = runSeed(seed, "BarrierSimulationTest");
       events += w.scheduler.executed();
       recoveries += w.recoveries;
       failovers += w.failovers;
       commits += w.commits;
+      creates += w.creates;
     }
     System.out.printf(
-        "barrier simulation: %d events, %d commits, %d recoveries, %d meta failovers%n",
-        events, commits, recoveries, failovers);
+        "barrier simulation: %d seeds, %d events, %d commits, %d recoveries, %d meta failovers,"
+            + " %d jobs created by Add mid-run%n",
+        seeds(1, DEFAULT_SEEDS).length, events, commits, recoveries, failovers, creates);
     assertThat(commits).isPositive();
   }
 

@@ -43,6 +43,9 @@ final class SimBackfillActor {
   /** Ordered barrier inbox from the source actor. */
   Channel inbox;
 
+  /** The source forwards barriers to this actor: its job is deployed, or the Add reached it. */
+  boolean active;
+
   SimBackfillActor(int actorId, int nodeId, SimJob job, long size, long maxRowsPerBarrier) {
     this.actorId = actorId;
     this.nodeId = nodeId;
@@ -61,6 +64,7 @@ final class SimBackfillActor {
   void rebuild(
       CreateMviewProgressReporter newReporter, boolean clusterPaused, Long committedLimit) {
     staged.clear();
+    active = job.deployed;
     mem = durable;
     reporter = newReporter;
     paused = clusterPaused;
@@ -81,6 +85,9 @@ final class SimBackfillActor {
     if (b.kind() == BarrierKind.INITIAL) {
       reReport(b);
       return;
+    }
+    if (b.mutation() instanceof Mutation.Add add && add.actors().contains(actorId)) {
+      return; // the first barrier of a new actor: initialise, read nothing, report nothing
     }
     applyMutation(b.mutation());
     State before = mem;

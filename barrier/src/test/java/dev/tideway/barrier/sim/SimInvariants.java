@@ -47,10 +47,7 @@ final class SimInvariants {
     }
     lastCommitted = c.committedEpoch();
     Set<Integer> collected = w.collectedBy.getOrDefault(c.epoch().curr(), Set.of());
-    int expected = 0;
-    for (SimNode n : w.nodes) {
-      expected += n.actorsToCollect().length;
-    }
+    int expected = w.expectedCollects.getOrDefault(c.epoch().curr(), -1);
     check(
         collected.size() == expected,
         "CommitOnlyWhenFullyCollected",

@@ -21,6 +21,14 @@ final class SimJob {
   /** Truth: the job finished at a committed checkpoint. */
   boolean created;
 
+  /** Its actors run: the Add that deployed them committed (jobs of the initial graph start so). */
+  boolean deployed = true;
+
+  /** A CREATE (Add command) is scheduled or in flight and may still fail. */
+  boolean deploying;
+
+  long addCommandId = -1;
+
   /** Invariant memory: the last committed display ratio and consumed rows. */
   double lastDisplay;
 

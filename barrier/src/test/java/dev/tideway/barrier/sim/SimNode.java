@@ -41,6 +41,9 @@ final class SimNode implements LocalBarrierEnvironment<String> {
   /** An actor failed: actors stop until recovery resets the node. */
   boolean stopped;
 
+  /** What the source last saw of Pause/Resume: new actors start in this state (Add.paused). */
+  boolean sourcePaused;
+
   int incarnation;
   Channel toMeta;
   Channel fromMeta;
@@ -57,18 +60,26 @@ final class SimNode implements LocalBarrierEnvironment<String> {
     this.lbm = new LocalBarrierManager<>(id, this);
   }
 
+  /**
+   * The actors a barrier must collect: source, backfills of deployed (or deploying) jobs, merge.
+   */
   int[] actorsToCollect() {
-    int n = 1 + backfills.size() + (mergeActor >= 0 ? 1 : 0);
-    int[] a = new int[n];
-    int i = 0;
-    a[i++] = sourceActor;
+    return actorsToCollect(false);
+  }
+
+  /** With {@code includeDeploying}, also the actors of a job whose Add is about to be injected. */
+  int[] actorsToCollect(boolean includeDeploying) {
+    List<Integer> list = new ArrayList<>();
+    list.add(sourceActor);
     for (SimBackfillActor b : backfills) {
-      a[i++] = b.actorId;
+      if (b.job.deployed || (includeDeploying && b.job.deploying)) {
+        list.add(b.actorId);
+      }
     }
     if (mergeActor >= 0) {
-      a[i] = mergeActor;
+      list.add(mergeActor);
     }
-    return a;
+    return list.stream().mapToInt(Integer::intValue).toArray();
   }
 
   /** Runs {@code body} later on this node unless the node crashed or was reset in between. */

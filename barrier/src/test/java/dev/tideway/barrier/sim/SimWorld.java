@@ -66,11 +66,15 @@ final class SimWorld {
   int recoveries;
   int failovers;
   int commits;
+  int creates;
   int pendingControlCommands;
   long nextCommandId = 1;
 
   /** Source of node i+1 → merge input i: one ordered link each. */
   final List<Channel> mergeLinks = new ArrayList<>();
+
+  /** Truth: how many actors each injected barrier (by curr) must be collected from. */
+  final Map<Long, Integer> expectedCollects = new HashMap<>();
 
   /** Truth: the actors that collected each barrier (by curr), recorded by the actors themselves. */
   final Map<Long, Set<Integer>> collectedBy = new HashMap<>();
@@ -102,6 +106,7 @@ final class SimWorld {
     for (int j = 1; j <= jobCount; j++) {
       jobs.add(createJob(j, nodeCount));
     }
+    jobs.get(jobCount - 1).deployed = random.chance(0.4); // else CREATEd during the run
     stats =
         new TableStatsLookup() {
           @Override
@@ -160,15 +165,22 @@ final class SimWorld {
   }
 
   Topology topology() {
+    return topology(false);
+  }
+
+  private Topology topology(boolean includeDeploying) {
     List<NodeActors> list = new ArrayList<>();
     int[] tables = jobs.stream().mapToInt(j -> j.tableId).toArray();
     for (SimNode n : nodes) {
-      list.add(new NodeActors(n.id, new int[] {n.sourceActor}, n.actorsToCollect(), tables));
+      list.add(
+          new NodeActors(
+              n.id, new int[] {n.sourceActor}, n.actorsToCollect(includeDeploying), tables));
     }
     return new Topology(list);
   }
 
   private void rebuildActors(SimNode node) {
+    node.sourcePaused = committedPaused;
     for (SimBackfillActor a : node.backfills) {
       a.rebuild(
           node.lbm.registerProgressReporter(a.actorId),
@@ -184,7 +196,7 @@ final class SimWorld {
     core = new GlobalBarrierCore<>(config, clock, committedEpoch, this::onDecision, generation);
     if (persistedTracker == null) {
       tracker = new CreateMviewProgressTracker(new ProgressConfig(2_000, 1_000));
-      for (SimJob j : jobs) {
+      for (SimJob j : jobs.stream().filter(x -> x.deployed).toList()) {
         tracker.register(
             j.spec(),
             j.mode == BackfillMode.SNAPSHOT ? stats : null,
@@ -219,6 +231,9 @@ final class SimWorld {
 
   private void onDecision(BarrierDecision<String> d) {
     if (d instanceof BarrierDecision.Inject<String> inj) {
+      expectedCollects.put(
+          inj.barrier().curr(),
+          inj.requests().stream().mapToInt(r -> r.actorsToCollect().length).sum());
       for (InjectBarrier req : inj.requests()) {
         SimNode node = nodes.get(req.nodeId() - 1);
         int nodeInc = node.incarnation;
@@ -235,6 +250,11 @@ final class SimWorld {
     } else if (d instanceof BarrierDecision.StartRecovery<String> r) {
       recoveries++;
       pendingControlCommands = 0;
+      for (SimJob j : jobs) {
+        if (r.failedCommandIds().contains(j.addCommandId)) {
+          j.deploying = false; // CREATE failed with the lost epoch; it is retried
+        }
+      }
       int inc = metaIncarnation;
       scheduler.after(random.nextLong(50, 500), "meta recovery", () -> tryRecover(inc));
     }
@@ -253,6 +273,9 @@ final class SimWorld {
       keyCounts.merge(d.tableId(), d.totalKeyCountDelta(), Long::sum);
     }
     for (Mutation m : c.mutations()) {
+      if (m instanceof Mutation.Add add) {
+        deployed(add, c);
+      }
       tracker.onMutation(m);
       applyCommittedMutation(m);
     }
@@ -266,6 +289,35 @@ final class SimWorld {
     }
     invariants.afterCommit(c, u);
     persistedTracker = tracker.snapshot(committedEpoch);
+  }
+
+  /** The Add of a CREATE committed: the job exists and its progress is tracked from now on. */
+  private void deployed(Mutation.Add add, BarrierDecision.CommitEpoch<String> c) {
+    for (SimJob j : jobs) {
+      if (!j.deployed && add.actors().contains(j.actors.get(0).actorId)) {
+        j.deployed = true;
+        j.deploying = false;
+        creates++;
+        tracker.register(
+            j.spec(), j.mode == BackfillMode.SNAPSHOT ? stats : null, c.epoch().curr());
+      }
+    }
+  }
+
+  /** CREATE MATERIALIZED VIEW of a job not yet deployed: an Add command with its actors. */
+  private void create(SimJob j) {
+    j.deploying = true;
+    j.addCommandId = nextCommandId++;
+    Map<Integer, List<Integer>> upstream = new HashMap<>();
+    for (SimBackfillActor a : j.actors) {
+      upstream.put(a.actorId, List.of(a.nodeId * 100));
+    }
+    Set<Integer> ids = new java.util.HashSet<>(upstream.keySet());
+    core.schedule(
+        new Command(
+            j.addCommandId,
+            new Mutation.Add(ids, upstream, Map.of(), committedPaused),
+            topology(true)));
   }
 
   private void applyCommittedMutation(Mutation m) {
@@ -317,7 +369,20 @@ final class SimWorld {
   // ------------------------------------------------------------------ actors
 
   void sourceProcesses(SimNode node, Barrier b) {
+    if (b.mutation() instanceof Mutation.Pause) {
+      node.sourcePaused = true;
+    } else if (b.mutation() instanceof Mutation.Resume) {
+      node.sourcePaused = false;
+    }
     for (SimBackfillActor a : node.backfills) {
+      if (b.mutation() instanceof Mutation.Add add && add.actors().contains(a.actorId)) {
+        a.active = true;
+        a.paused = node.sourcePaused;
+        a.rateLimit = -1;
+      }
+      if (!a.active) {
+        continue;
+      }
       node.deliver(
           a.inbox,
           "backfill " + a.actorId + " gets " + b.curr(),
@@ -408,6 +473,8 @@ final class SimWorld {
       keyCounts.put(j.tableId, keys - random.nextLong(0, keys - live + 1)); // a compaction
     } else if (p < 0.45) {
       command(random.nextBoolean() ? new Mutation.Pause() : new Mutation.Resume());
+    } else if (p < 0.52) {
+      jobs.stream().filter(j -> !j.deployed && !j.deploying).findFirst().ifPresent(this::create);
     } else if (p < 0.6) {
       SimJob j = jobs.get(random.nextInt(jobs.size()));
       SimBackfillActor a = j.actors.get(random.nextInt(j.actors.size()));
@@ -445,6 +512,8 @@ final class SimWorld {
 
   private void failover() {
     failovers++;
+    jobs.forEach(
+        j -> j.deploying = false); // the old leader's queued and in-flight CREATEs are gone
     startMeta(core.generation() + 1);
   }
 
@@ -453,6 +522,7 @@ final class SimWorld {
     if (scheduler.elapsedMs() > maxMs || jobs.stream().allMatch(j -> j.created)) {
       return;
     }
+    jobs.stream().filter(j -> !j.deployed && !j.deploying).findFirst().ifPresent(this::create);
     if (!core.isRecovering() && pendingControlCommands <= 0) {
       if (committedPaused) {
         command(new Mutation.Resume());
