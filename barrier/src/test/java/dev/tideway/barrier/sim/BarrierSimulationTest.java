@@ -34,7 +34,9 @@ class BarrierSimulationTest {
               + "\nreplay: mvn -pl barrier -am test -Dtest="
               + testName
               + " -Dsurefire.failIfNoSpecifiedTests=false -Dtideway.seed="
-              + seed,
+              + seed
+              + " (-Dtideway.sim.trace=N keeps the last N events)\nlast events:\n  "
+              + w.scheduler.recentEvents(),
           t);
     }
   }

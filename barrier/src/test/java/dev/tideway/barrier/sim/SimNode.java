@@ -89,7 +89,7 @@ final class SimNode implements LocalBarrierEnvironment<String> {
         delayMs,
         name,
         () -> {
-          if (up && inc == incarnation && !stopped) {
+          if (up && !needsReset && inc == incarnation && !stopped) {
             body.run();
           }
         });
@@ -101,7 +101,7 @@ final class SimNode implements LocalBarrierEnvironment<String> {
     ch.send(
         name,
         () -> {
-          if (up && inc == incarnation && !stopped) {
+          if (up && !needsReset && inc == incarnation && !stopped) {
             body.run();
           }
         });

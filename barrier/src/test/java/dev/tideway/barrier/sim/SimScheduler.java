@@ -20,6 +20,11 @@ final class SimScheduler {
   private long executed;
   private String lastEvent = "start";
 
+  /** The last events, for failure messages. */
+  private final java.util.ArrayDeque<String> recent = new java.util.ArrayDeque<>();
+
+  static int recentCapacity = Integer.getInteger("tideway.sim.trace", 30);
+
   SimScheduler(ManualClock clock) {
     this.clock = clock;
     this.startMs = clock.currentTimeMillis();
@@ -46,6 +51,10 @@ final class SimScheduler {
       clock.advanceMillis(t.atMs - now);
     }
     lastEvent = t.name;
+    recent.addLast("t=" + (t.atMs - startMs) + " " + t.name);
+    if (recent.size() > recentCapacity) {
+      recent.pollFirst();
+    }
     executed++;
     t.body.run();
     return true;
@@ -62,6 +71,11 @@ final class SimScheduler {
 
   long executed() {
     return executed;
+  }
+
+  /** The last events, oldest first, one per line. */
+  String recentEvents() {
+    return String.join("\n  ", recent);
   }
 
   String lastEvent() {
