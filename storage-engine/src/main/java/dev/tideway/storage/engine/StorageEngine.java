@@ -409,5 +409,6 @@ public final class StorageEngine implements Storage {
       Thread.currentThread().interrupt();
     }
     readers.close();
+    metrics.close();
   }
 }

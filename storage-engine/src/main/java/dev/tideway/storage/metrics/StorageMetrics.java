@@ -12,7 +12,9 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
  * The storage engine's Prometheus metrics, registered in the registry the node exposes on {@code
  * /metrics}. Names start with {@code tideway_storage_}. Thread-safe (the client's metrics are).
  */
-public final class StorageMetrics {
+public final class StorageMetrics implements AutoCloseable {
+  private final PrometheusRegistry registry;
+  private final GaugeWithCallback hitRatio;
   public final Counter syncBytes;
   public final Counter syncRows;
   public final Histogram syncDuration;
@@ -20,10 +22,9 @@ public final class StorageMetrics {
   public final Counter compactionReadBytes;
   public final Counter compactionWriteBytes;
   public final Counter compactionDroppedKeys;
-  public final Counter blockCacheHits;
-  public final Counter blockCacheMisses;
 
   public StorageMetrics(PrometheusRegistry registry, BlockCache cache) {
+    this.registry = registry;
     syncBytes = Counter.builder().name("tideway_storage_sync_bytes").help("Bytes of SSTs written by sync").register(registry);
     syncRows = Counter.builder().name("tideway_storage_sync_rows").help("Rows written by sync").register(registry);
     syncDuration =
@@ -36,9 +37,8 @@ public final class StorageMetrics {
         Counter.builder().name("tideway_storage_compaction_write_bytes").help("SST bytes written by compaction").register(registry);
     compactionDroppedKeys =
         Counter.builder().name("tideway_storage_compaction_dropped_keys").help("Key versions dropped by compaction").register(registry);
-    blockCacheHits = Counter.builder().name("tideway_storage_block_cache_hits").help("Block cache hits").register(registry);
-    blockCacheMisses = Counter.builder().name("tideway_storage_block_cache_misses").help("Block cache misses").register(registry);
-    GaugeWithCallback.builder()
+    hitRatio =
+        GaugeWithCallback.builder()
         .name("tideway_storage_block_cache_hit_ratio")
         .help("Block cache hits / lookups since start")
         .callback(
@@ -48,6 +48,17 @@ public final class StorageMetrics {
               cb.call(total == 0 ? 0 : (double) h / total);
             })
         .register(registry);
+  }
+
+  /** Unregisters every metric (the engine is closing; a reopened one registers again). */
+  @Override
+  public void close() {
+    for (io.prometheus.metrics.model.registry.Collector c :
+        java.util.List.<io.prometheus.metrics.model.registry.Collector>of(
+            syncBytes, syncRows, syncDuration, sstCount, compactionReadBytes, compactionWriteBytes,
+            compactionDroppedKeys, hitRatio)) {
+      registry.unregister(c);
+    }
   }
 
   /** Updates the per-level gauges after a version change. */
