@@ -67,6 +67,8 @@ public final class SharedBuffer {
   private long immBytes;
   private long syncedEpoch = Long.MIN_VALUE;
   private CompletableFuture<Void> spill = CompletableFuture.completedFuture(null);
+  /** True from the start of a spill until its last replace; guarded by {@link #lock}. */
+  private boolean spilling;
 
   public SharedBuffer(
       SstOutput output, SstReaders readers, ExecutorService uploadPool, SstIds ids, long spillBytes) {
@@ -102,10 +104,11 @@ public final class SharedBuffer {
       }
       items = append(items, new Imm(mem));
       immBytes += mem.bytes();
-      if (immBytes > spillBytes && spill.isDone()) {
+      if (immBytes > spillBytes && !spilling) {
+        spilling = true;
         spill = CompletableFuture.runAsync(this::spillAll, uploadPool);
       }
-      while (immBytes > 2 * spillBytes && !spill.isDone()) {
+      while (immBytes > 2 * spillBytes && spilling) {
         memoryFreed.awaitUninterruptibly();
       }
     } finally {
@@ -139,6 +142,7 @@ public final class SharedBuffer {
     } finally {
       lock.lock();
       try {
+        spilling = false;
         memoryFreed.signalAll();
       } finally {
         lock.unlock();
