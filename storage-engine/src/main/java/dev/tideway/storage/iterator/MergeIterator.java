@@ -31,6 +31,9 @@ public final class MergeIterator implements EntryIterator {
 
   @Override
   public boolean next() throws IOException {
+    if (all.size() == 1) {
+      return nextSingle();
+    }
     if (!started) {
       started = true;
       for (EntryIterator it : pending) {
@@ -59,6 +62,19 @@ public final class MergeIterator implements EntryIterator {
       value = top.value();
       return true;
     }
+  }
+
+  /** One source: no heap and no duplicates to skip. */
+  private boolean nextSingle() throws IOException {
+    EntryIterator only = all.get(0);
+    if (!only.next()) {
+      return false;
+    }
+    key = only.key();
+    epoch = only.epoch();
+    delete = only.isDelete();
+    value = only.value();
+    return true;
   }
 
   @Override

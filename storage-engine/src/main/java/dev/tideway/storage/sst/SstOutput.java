@@ -34,7 +34,10 @@ public final class SstOutput {
     try {
       while (it.next()) {
         byte[] k = it.key();
-        if (w != null && w.writtenBytes() >= targetFileBytes && !Arrays.equals(k, lastKey)) {
+        if (w != null
+            && targetFileBytes != Long.MAX_VALUE
+            && w.writtenBytes() >= targetFileBytes
+            && !Arrays.equals(k, lastKey)) {
           out.add(w.finish());
           w = null;
         }

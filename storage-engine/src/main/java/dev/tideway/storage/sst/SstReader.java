@@ -380,6 +380,9 @@ public final class SstReader implements AutoCloseable {
   private final class Scan implements EntryIterator {
     private final KeyRange range;
     private final boolean full;
+    /** Whether rows may still lie before the range start / the end must still be checked. */
+    private boolean checkStart;
+    private final boolean checkEnd;
     private final CRC32C crc = new CRC32C();
     private final ByteBuffer scratch = ByteBuffer.allocate(12);
     private int nextPage;
@@ -395,6 +398,8 @@ public final class SstReader implements AutoCloseable {
     Scan(KeyRange range) {
       this.range = range;
       this.full = range.start() == null && range.end() == null;
+      this.checkStart = range.start() != null && Keys.compare(info.minKey(), range.start()) < 0;
+      this.checkEnd = range.end() != null && Keys.compare(info.maxKey(), range.end()) >= 0;
       if (!range.overlaps(info.minKey(), info.maxKey())) {
         done = true;
       } else {
@@ -441,10 +446,13 @@ public final class SstReader implements AutoCloseable {
             SstWriter.rowsCrc(crc, scratch, key, epoch, delete, value);
             return true;
           }
-          if (range.start() != null && Keys.compare(key, range.start()) < 0) {
-            continue;
+          if (checkStart) {
+            if (Keys.compare(key, range.start()) < 0) {
+              continue;
+            }
+            checkStart = false;
           }
-          if (range.isAfter(key)) {
+          if (checkEnd && range.isAfter(key)) {
             done = true;
             return false;
           }

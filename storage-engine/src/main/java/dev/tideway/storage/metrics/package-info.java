@@ -1,0 +1,4 @@
+/**
+ * Prometheus metrics of the storage engine.
+ */
+package dev.tideway.storage.metrics;
