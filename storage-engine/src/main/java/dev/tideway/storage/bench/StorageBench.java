@@ -69,9 +69,10 @@ public final class StorageBench implements Benchmark {
     int gets = (int) options.getLong("gets", 200_000);
     Path dir = null;
     try {
-      dir = options.values().containsKey("dir")
-          ? Files.createDirectories(Path.of(options.values().get("dir")))
-          : Files.createTempDirectory("tideway-bench-storage");
+      dir =
+          options.values().containsKey("dir")
+              ? Files.createDirectories(Path.of(options.values().get("dir")))
+              : Files.createTempDirectory("tideway-bench-storage");
       new Run(rows, gets, dir, out).go();
     } catch (Exception e) {
       throw new IllegalStateException("storage benchmark failed: " + e, e);
@@ -112,7 +113,8 @@ public final class StorageBench implements Benchmark {
       byte[] text = "the quick brown fox jumps over the lazy dog; ".repeat(3).getBytes();
       for (int i = 0; i < rows; i++) {
         pk += 1 + rnd.nextInt(16);
-        ByteBuffer pkBytes = ByteBuffer.allocate(10).put((byte) 1).putLong(pk ^ Long.MIN_VALUE).put((byte) 0);
+        ByteBuffer pkBytes =
+            ByteBuffer.allocate(10).put((byte) 1).putLong(pk ^ Long.MIN_VALUE).put((byte) 0);
         keys[i] = Keys.key(TABLE, 0, pkBytes.array());
         byte[] v = new byte[100];
         rnd.nextBytes(v);
@@ -169,9 +171,10 @@ public final class StorageBench implements Benchmark {
         print("get_max_us", String.format("%.1f", lat[lat.length - 1] / 1e3));
         double compaction = compaction(engine, local);
         print("compaction_rows_per_s", Math.round(compaction));
-        out.println(String.format(
-            "summary: write_ratio=%.2f (target >= 0.5) scan_ratio=%.2f (target >= 0.5) get_p99_us=%.1f (target < 1000)",
-            sync / raw, scan / rawScan, lat[(int) (lat.length * 0.99)] / 1e3));
+        out.println(
+            String.format(
+                "summary: write_ratio=%.2f (target >= 0.5) scan_ratio=%.2f (target >= 0.5) get_p99_us=%.1f (target < 1000)",
+                sync / raw, scan / rawScan, lat[(int) (lat.length * 0.99)] / 1e3));
         out.flush();
       }
     }
@@ -238,11 +241,15 @@ public final class StorageBench implements Benchmark {
       long n = 0;
       long sink = 0;
       ParquetReadOptions ro =
-          ParquetReadOptions.builder(new PlainParquetConfiguration()).withCodecFactory(SstCodecs.INSTANCE).build();
+          ParquetReadOptions.builder(new PlainParquetConfiguration())
+              .withCodecFactory(SstCodecs.INSTANCE)
+              .build();
       try (ParquetFileReader r = ParquetFileReader.open(new LocalInputFile(p), ro)) {
         PageReadStore pages;
         while ((pages = r.readNextRowGroup()) != null) {
-          ColumnReadStoreImpl cs = new ColumnReadStoreImpl(pages, new Noop(), SCHEMA, r.getFileMetaData().getCreatedBy());
+          ColumnReadStoreImpl cs =
+              new ColumnReadStoreImpl(
+                  pages, new Noop(), SCHEMA, r.getFileMetaData().getCreatedBy());
           ColumnReader k = cs.getColumnReader(SCHEMA.getColumns().get(0));
           ColumnReader e = cs.getColumnReader(SCHEMA.getColumns().get(1));
           ColumnReader o = cs.getColumnReader(SCHEMA.getColumns().get(2));

@@ -9,8 +9,8 @@ import java.util.PriorityQueue;
 /**
  * Merges sorted sources into one stream in storage order (key asc, epoch desc). Sources may hold
  * the same (key, epoch): an SST that was synced and then committed is read both from the shared
- * buffer and from the version for a moment; such duplicates carry the same content and are
- * emitted once. Confined to one thread.
+ * buffer and from the version for a moment; such duplicates carry the same content and are emitted
+ * once. Confined to one thread.
  */
 public final class MergeIterator implements EntryIterator {
   private final PriorityQueue<EntryIterator> heap =

@@ -20,7 +20,8 @@ public final class SstOutput {
   private final LongSupplier ids;
   private final long targetFileBytes;
 
-  public SstOutput(ObjectStore store, SstWriterOptions options, LongSupplier ids, long targetFileBytes) {
+  public SstOutput(
+      ObjectStore store, SstWriterOptions options, LongSupplier ids, long targetFileBytes) {
     this.store = store;
     this.options = options;
     this.ids = ids;

@@ -14,10 +14,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Stand-in row codecs for the integer, boolean, text and bytea types (ascending order, NULL
- * first), used until the memcomparable and value encodings of {@code common} are wired in. Pk
- * format per column: {@code 0x00} for NULL, else {@code 0x01} and the value: integers big-endian
- * with the sign bit flipped, text/bytea as 0x00-escaped bytes ending {@code 0x00 0x00}.
+ * Stand-in row codecs for the integer, boolean, text and bytea types (ascending order, NULL first),
+ * used until the memcomparable and value encodings of {@code common} are wired in. Pk format per
+ * column: {@code 0x00} for NULL, else {@code 0x01} and the value: integers big-endian with the sign
+ * bit flipped, text/bytea as 0x00-escaped bytes ending {@code 0x00 0x00}.
  */
 public final class BasicCodecs {
   private BasicCodecs() {}
@@ -48,12 +48,19 @@ public final class BasicCodecs {
         out.write(1);
         switch (types.get(i).id()) {
           case BOOLEAN -> out.write((Boolean) v ? 1 : 0);
-          case SMALLINT -> out.writeBytes(ByteBuffer.allocate(2).putShort((short) (((Short) v) ^ Short.MIN_VALUE)).array());
-          case INT, DATE -> out.writeBytes(ByteBuffer.allocate(4).putInt(((Integer) v) ^ Integer.MIN_VALUE).array());
-          case BIGINT, TIME, TIMESTAMP, TIMESTAMPTZ -> out.writeBytes(ByteBuffer.allocate(8).putLong(((Long) v) ^ Long.MIN_VALUE).array());
+          case SMALLINT ->
+              out.writeBytes(
+                  ByteBuffer.allocate(2).putShort((short) (((Short) v) ^ Short.MIN_VALUE)).array());
+          case INT, DATE ->
+              out.writeBytes(
+                  ByteBuffer.allocate(4).putInt(((Integer) v) ^ Integer.MIN_VALUE).array());
+          case BIGINT, TIME, TIMESTAMP, TIMESTAMPTZ ->
+              out.writeBytes(ByteBuffer.allocate(8).putLong(((Long) v) ^ Long.MIN_VALUE).array());
           case VARCHAR -> escaped(out, ((String) v).getBytes(StandardCharsets.UTF_8));
           case BYTEA -> escaped(out, (byte[]) v);
-          default -> throw new IllegalArgumentException("pk type " + types.get(i) + " not supported by BasicCodecs");
+          default ->
+              throw new IllegalArgumentException(
+                  "pk type " + types.get(i) + " not supported by BasicCodecs");
         }
       }
       return out.toByteArray();
@@ -78,15 +85,17 @@ public final class BasicCodecs {
         if (b.get() == 0) {
           continue;
         }
-        vals[i] = switch (types.get(i).id()) {
-          case BOOLEAN -> b.get() == 1;
-          case SMALLINT -> (short) (b.getShort() ^ Short.MIN_VALUE);
-          case INT, DATE -> b.getInt() ^ Integer.MIN_VALUE;
-          case BIGINT, TIME, TIMESTAMP, TIMESTAMPTZ -> b.getLong() ^ Long.MIN_VALUE;
-          case VARCHAR -> new String(unescape(b), StandardCharsets.UTF_8);
-          case BYTEA -> unescape(b);
-          default -> throw new IllegalArgumentException("pk type " + types.get(i) + " not supported");
-        };
+        vals[i] =
+            switch (types.get(i).id()) {
+              case BOOLEAN -> b.get() == 1;
+              case SMALLINT -> (short) (b.getShort() ^ Short.MIN_VALUE);
+              case INT, DATE -> b.getInt() ^ Integer.MIN_VALUE;
+              case BIGINT, TIME, TIMESTAMP, TIMESTAMPTZ -> b.getLong() ^ Long.MIN_VALUE;
+              case VARCHAR -> new String(unescape(b), StandardCharsets.UTF_8);
+              case BYTEA -> unescape(b);
+              default ->
+                  throw new IllegalArgumentException("pk type " + types.get(i) + " not supported");
+            };
       }
       return Row.wrap(vals);
     }
@@ -129,7 +138,9 @@ public final class BasicCodecs {
               out.writeInt(((byte[]) v).length);
               out.write((byte[]) v);
             }
-            default -> throw new IllegalArgumentException("type " + types.get(i) + " not supported by BasicCodecs");
+            default ->
+                throw new IllegalArgumentException(
+                    "type " + types.get(i) + " not supported by BasicCodecs");
           }
         }
       } catch (IOException e) {
@@ -147,17 +158,19 @@ public final class BasicCodecs {
           if (!in.readBoolean()) {
             continue;
           }
-          vals[i] = switch (types.get(i).id()) {
-            case BOOLEAN -> in.readBoolean();
-            case SMALLINT -> in.readShort();
-            case INT, DATE -> in.readInt();
-            case BIGINT, TIME, TIMESTAMP, TIMESTAMPTZ -> in.readLong();
-            case DOUBLE -> in.readDouble();
-            case REAL -> in.readFloat();
-            case VARCHAR -> in.readUTF();
-            case BYTEA -> in.readNBytes(in.readInt());
-            default -> throw new IllegalArgumentException("type " + types.get(i) + " not supported");
-          };
+          vals[i] =
+              switch (types.get(i).id()) {
+                case BOOLEAN -> in.readBoolean();
+                case SMALLINT -> in.readShort();
+                case INT, DATE -> in.readInt();
+                case BIGINT, TIME, TIMESTAMP, TIMESTAMPTZ -> in.readLong();
+                case DOUBLE -> in.readDouble();
+                case REAL -> in.readFloat();
+                case VARCHAR -> in.readUTF();
+                case BYTEA -> in.readNBytes(in.readInt());
+                default ->
+                    throw new IllegalArgumentException("type " + types.get(i) + " not supported");
+              };
         }
       } catch (IOException e) {
         throw new UncheckedIOException(e);

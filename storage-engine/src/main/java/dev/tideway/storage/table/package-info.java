@@ -1,4 +1,5 @@
 /**
- * StateTable: typed rows of one executor over a LocalStateStore, with pluggable memcomparable pk, value and vnode codecs.
+ * StateTable: typed rows of one executor over a LocalStateStore, with pluggable memcomparable pk,
+ * value and vnode codecs.
  */
 package dev.tideway.storage.table;

@@ -12,13 +12,19 @@ class ModelBasedIT {
   void manySeedsInMemory() throws Exception {
     for (long seed = 100; seed < 120; seed++) {
       ModelBasedTest.runSeed(
-          seed, 1500, rnd -> new ModelCheck(rnd, new InMemoryObjectStore(), ModelBasedTest.smallOptions(), 1000));
+          seed,
+          1500,
+          rnd ->
+              new ModelCheck(rnd, new InMemoryObjectStore(), ModelBasedTest.smallOptions(), 1000));
     }
   }
 
   @Test
   void longRunOnLocalFiles(@TempDir Path dir) throws Exception {
     ModelBasedTest.runSeed(
-        7, 3000, rnd -> new ModelCheck(rnd, new LocalFsObjectStore(dir), ModelBasedTest.smallOptions(), 2000));
+        7,
+        3000,
+        rnd ->
+            new ModelCheck(rnd, new LocalFsObjectStore(dir), ModelBasedTest.smallOptions(), 2000));
   }
 }

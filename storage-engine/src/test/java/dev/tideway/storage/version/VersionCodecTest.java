@@ -22,16 +22,28 @@ import org.junit.jupiter.api.Test;
 class VersionCodecTest {
   static SstInfo sst(long id, int table, long epoch) {
     return new SstInfo(
-        id, 1000 + id, (int) (0xABCD0000L + id), Keys.key(table, 0, new byte[] {1}), Keys.key(table, 3, new byte[] {9}),
-        Epochs.of(epoch), Epochs.of(epoch) + 2, 10, 1, Map.of(table, new TableStats(10, 250, 900, 0)));
+        id,
+        1000 + id,
+        (int) (0xABCD0000L + id),
+        Keys.key(table, 0, new byte[] {1}),
+        Keys.key(table, 3, new byte[] {9}),
+        Epochs.of(epoch),
+        Epochs.of(epoch) + 2,
+        10,
+        1,
+        Map.of(table, new TableStats(10, 250, 900, 0)));
   }
 
   static VersionDelta commitDelta() {
     return new VersionDelta(
-        1, VersionDelta.Kind.COMMIT, Epochs.of(5), 0,
+        1,
+        VersionDelta.Kind.COMMIT,
+        Epochs.of(5),
+        0,
         List.of(new VersionDelta.LevelChange(0, List.of(), List.of(sst(7, 1, 5), sst(8, 2, 5)))),
         Map.of(1, new TableStats(10, 250, 900, 8), 2, new TableStats(10, 250, 900, -1)),
-        Map.of(2, Epochs.of(4)), 8);
+        Map.of(2, Epochs.of(4)),
+        8);
   }
 
   static Version expectedVersion() {
@@ -42,7 +54,8 @@ class VersionCodecTest {
   void roundTripsVersionsAndDeltas() {
     Version v = expectedVersion();
     assertThat(VersionCodec.decodeVersion(VersionCodec.encode(v), "test")).isEqualTo(v);
-    assertThat(VersionCodec.decodeDelta(VersionCodec.encode(commitDelta()), "test")).isEqualTo(commitDelta());
+    assertThat(VersionCodec.decodeDelta(VersionCodec.encode(commitDelta()), "test"))
+        .isEqualTo(commitDelta());
     assertThat(v.stats(1).liveRowCount()).isEqualTo(8);
     assertThat(v.level(0).ssts()).extracting(SstInfo::id).containsExactly(7L, 8L);
   }
@@ -64,8 +77,10 @@ class VersionCodecTest {
       Files.write(Path.of(out, "version-v1.bin"), VersionCodec.encode(expectedVersion()));
       Files.write(Path.of(out, "delta-v1.bin"), VersionCodec.encode(commitDelta()));
     }
-    assertThat(VersionCodec.decodeVersion(resource("version-v1.bin"), "golden")).isEqualTo(expectedVersion());
-    assertThat(VersionCodec.decodeDelta(resource("delta-v1.bin"), "golden")).isEqualTo(commitDelta());
+    assertThat(VersionCodec.decodeVersion(resource("version-v1.bin"), "golden"))
+        .isEqualTo(expectedVersion());
+    assertThat(VersionCodec.decodeDelta(resource("delta-v1.bin"), "golden"))
+        .isEqualTo(commitDelta());
   }
 
   private static byte[] resource(String name) throws Exception {
