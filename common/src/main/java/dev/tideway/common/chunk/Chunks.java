@@ -49,7 +49,8 @@ public final class Chunks {
         try {
           types.add(DataType.parse(t));
         } catch (IllegalArgumentException e) {
-          throw new IllegalArgumentException("chunk line " + lineNumbers.get(0) + ": " + e.getMessage(), e);
+          throw new IllegalArgumentException(
+              "chunk line " + lineNumbers.get(0) + ": " + e.getMessage(), e);
         }
       }
       lines.remove(0);
@@ -66,7 +67,14 @@ public final class Chunks {
       int valueCount = tok.size() - 1 - (hidden ? 1 : 0);
       if (valueCount != types.size()) {
         throw new IllegalArgumentException(
-            "chunk line " + line + ": expected " + types.size() + " values, got " + valueCount + ": " + tok);
+            "chunk line "
+                + line
+                + ": expected "
+                + types.size()
+                + " values, got "
+                + valueCount
+                + ": "
+                + tok);
       }
       try {
         Op op = Op.fromSymbol(tok.get(0));
@@ -93,11 +101,16 @@ public final class Chunks {
     String[] header = new String[cols + 2];
     header[0] = "";
     for (int c = 0; c < cols; c++) {
-      header[c + 1] = chunk.column(c).type().sqlName().replace("double precision", "double")
-          .replace("character varying", "varchar")
-          .replace("time without time zone", "time")
-          .replace("timestamp without time zone", "timestamp")
-          .replace("timestamp with time zone", "timestamptz");
+      header[c + 1] =
+          chunk
+              .column(c)
+              .type()
+              .sqlName()
+              .replace("double precision", "double")
+              .replace("character varying", "varchar")
+              .replace("time without time zone", "time")
+              .replace("timestamp without time zone", "timestamp")
+              .replace("timestamp with time zone", "timestamptz");
     }
     header[cols + 1] = "";
     rows.add(header);
@@ -141,7 +154,8 @@ public final class Chunks {
   }
 
   private static boolean isOp(String token) {
-    return token != null && (token.equals("+") || token.equals("-") || token.equals("U-") || token.equals("U+"));
+    return token != null
+        && (token.equals("+") || token.equals("-") || token.equals("U-") || token.equals("U+"));
   }
 
   /** Splits on whitespace; a quoted token keeps its spaces; an unquoted '.' becomes null. */
@@ -190,13 +204,19 @@ public final class Chunks {
     if (lines.isEmpty()) {
       return List.of();
     }
-    // The shortest line has no hidden marker, unless every line is hidden: then write a header.
-    int cols = lines.stream().mapToInt(l -> l.size() - 1).min().orElse(0);
+    // The first line sets the column count; its trailing D is a hidden marker when some line
+    // is one token shorter. When every row is hidden, write a header.
+    List<String> first = lines.get(0);
+    int cols = first.size() - 1;
+    boolean firstHidden = HIDDEN.equals(first.get(first.size() - 1));
+    if (firstHidden && lines.stream().anyMatch(l -> l.size() == first.size() - 1)) {
+      cols--;
+    }
     List<DataType> types = new ArrayList<>(cols);
     for (int c = 0; c < cols; c++) {
       TypeId guess = null;
       for (List<String> l : lines) {
-        String v = l.get(c + 1);
+        String v = c + 1 < l.size() ? l.get(c + 1) : null; // short lines fail in parse()
         if (v == null) {
           continue;
         }

@@ -217,8 +217,7 @@ public abstract sealed class ColumnBuilder {
 
     @Override
     void set(int index, Object value) {
-      values[index] =
-          value instanceof LocalDate d ? Temporals.dateToDays(d) : (Integer) value;
+      values[index] = value instanceof LocalDate d ? Temporals.dateToDays(d) : (Integer) value;
     }
 
     @Override

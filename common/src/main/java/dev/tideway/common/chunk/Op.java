@@ -55,7 +55,8 @@ public enum Op {
       case "-" -> DELETE;
       case "U-" -> UPDATE_DELETE;
       case "U+" -> UPDATE_INSERT;
-      default -> throw new IllegalArgumentException("unknown op '" + s + "' (expected +, -, U-, U+)");
+      default ->
+          throw new IllegalArgumentException("unknown op '" + s + "' (expected +, -, U-, U+)");
     };
   }
 }

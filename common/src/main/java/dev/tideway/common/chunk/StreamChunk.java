@@ -9,8 +9,8 @@ import java.util.List;
 
 /**
  * A batch of row changes in columnar form: one {@link Op} per row, typed {@link ColumnVector}s and
- * a visibility bitmap. Invisible rows are still physically present (a filter clears bits instead
- * of copying columns) and every consumer must skip them; {@link #compact()} drops them.
+ * a visibility bitmap. Invisible rows are still physically present (a filter clears bits instead of
+ * copying columns) and every consumer must skip them; {@link #compact()} drops them.
  *
  * <p>Immutable and safe to share between threads.
  */
@@ -119,7 +119,8 @@ public final class StreamChunk {
    * stay hidden).
    */
   public StreamChunk withVisibility(boolean[] visible) {
-    Checks.checkArgument(visible.length >= size, "visibility has %s entries for %s rows", visible.length, size);
+    Checks.checkArgument(
+        visible.length >= size, "visibility has %s entries for %s rows", visible.length, size);
     long[] bits = new long[(size + 63) >>> 6];
     for (int i = 0; i < size; i++) {
       if (visible[i] && isVisible(i)) {
@@ -136,7 +137,8 @@ public final class StreamChunk {
 
   /** The same columns with the ops replaced. */
   public StreamChunk withOps(byte[] newOps) {
-    Checks.checkArgument(newOps.length >= size, "ops has %s entries for %s rows", newOps.length, size);
+    Checks.checkArgument(
+        newOps.length >= size, "ops has %s entries for %s rows", newOps.length, size);
     return new StreamChunk(newOps.clone(), columns, size, visibility);
   }
 
@@ -219,5 +221,10 @@ public final class StreamChunk {
     long[] bits = new long[(size + 63) >>> 6];
     Arrays.fill(bits, -1L);
     return bits;
+  }
+
+  /** The visibility bitmap ({@code null} = all visible); for the wire codec only, never modify. */
+  long[] visibilityBitmap() {
+    return visibility;
   }
 }

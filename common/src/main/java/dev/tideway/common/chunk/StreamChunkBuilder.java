@@ -7,9 +7,9 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Builds a {@link StreamChunk} row by row. Typed appends go through {@link #column(int)} followed by
- * {@link #appendOp} (so the hot path never boxes); {@link #append(Op, Row)} is the convenient form.
- * Not thread-safe; use once.
+ * Builds a {@link StreamChunk} row by row. Typed appends go through {@link #column(int)} followed
+ * by {@link #appendOp} (so the hot path never boxes); {@link #append(Op, Row)} is the convenient
+ * form. Not thread-safe; use once.
  */
 public final class StreamChunkBuilder {
   private final ColumnBuilder[] columns;

@@ -62,7 +62,10 @@ public final class FailPoints {
   /** Enables a declared point. */
   public static void enable(String name, Action action) {
     Checks.checkArgument(
-        KNOWN.contains(name), "unknown fail point '%s'; declared: %s", name, KNOWN.stream().sorted().toList());
+        KNOWN.contains(name),
+        "unknown fail point '%s'; declared: %s",
+        name,
+        KNOWN.stream().sorted().toList());
     ENABLED.put(name, action);
     HITS.computeIfAbsent(name, k -> new AtomicLong()).set(0);
     anyEnabled = true;

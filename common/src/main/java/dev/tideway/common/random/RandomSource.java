@@ -3,9 +3,9 @@ package dev.tideway.common.random;
 import java.util.SplittableRandom;
 
 /**
- * A seeded, replayable random source: the only randomness production code and tests may use
- * ({@code new Random()}, {@code Math.random()} and {@code ThreadLocalRandom} are banned by the
- * boundary tests). A test prints {@link #seed()} on failure, and the same seed replays the run.
+ * A seeded, replayable random source: the only randomness production code and tests may use ({@code
+ * new Random()}, {@code Math.random()} and {@code ThreadLocalRandom} are banned by the boundary
+ * tests). A test prints {@link #seed()} on failure, and the same seed replays the run.
  *
  * <p>Not thread-safe: give each thread its own source with {@link #split()}.
  */
@@ -25,7 +25,8 @@ public final class RandomSource {
 
   /**
    * A source seeded from the system property {@code tideway.seed} when set (to replay a failure),
-   * otherwise from the clock's nanoseconds. Always print {@link #seed()} where a failure is reported.
+   * otherwise from the clock's nanoseconds. Always print {@link #seed()} where a failure is
+   * reported.
    */
   public static RandomSource fromPropertyOr(long fallbackSeed) {
     String prop = System.getProperty("tideway.seed");

@@ -8,8 +8,8 @@ import java.util.List;
  * An immutable row of SQL values (Java values as {@link dev.tideway.common.types.DataType} maps
  * them; {@code null} is SQL NULL). Equality compares values, {@code byte[]} by content.
  *
- * <p>Rows are the convenient, boxed form used at the edges (DML, batch results, state table
- * access, tests); executors work on columnar {@link dev.tideway.common.chunk.StreamChunk}s.
+ * <p>Rows are the convenient, boxed form used at the edges (DML, batch results, state table access,
+ * tests); executors work on columnar {@link dev.tideway.common.chunk.StreamChunk}s.
  */
 public final class Row {
   public static final Row EMPTY = new Row(new Object[0]);

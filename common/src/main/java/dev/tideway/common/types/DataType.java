@@ -71,7 +71,9 @@ public record DataType(TypeId id, int precision, int scale) {
     return new DataType(TypeId.DECIMAL, precision, scale);
   }
 
-  /** The type for a plain id; fails for a {@code DECIMAL} with constraints (use {@link #decimal}). */
+  /**
+   * The type for a plain id; fails for a {@code DECIMAL} with constraints (use {@link #decimal}).
+   */
   public static DataType of(TypeId id) {
     return switch (id) {
       case BOOLEAN -> BOOLEAN;

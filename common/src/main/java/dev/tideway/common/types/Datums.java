@@ -20,9 +20,9 @@ import java.util.Locale;
  * Operations on single SQL values: SQL ordering and the PostgreSQL text format (what {@code psql}
  * shows and what the chunk DSL reads and writes).
  *
- * <p>Ordering is SQL's: numbers by value ({@code -0.0 = 0.0}, {@code NaN} above every other
- * number, as in PostgreSQL), strings by UTF-8 bytes (the {@code C} collation), {@code bytea} by
- * unsigned bytes, {@code DECIMAL} ignoring trailing zeros ({@code 1.0 = 1.00}).
+ * <p>Ordering is SQL's: numbers by value ({@code -0.0 = 0.0}, {@code NaN} above every other number,
+ * as in PostgreSQL), strings by UTF-8 bytes (the {@code C} collation), {@code bytea} by unsigned
+ * bytes, {@code DECIMAL} ignoring trailing zeros ({@code 1.0 = 1.00}).
  */
 public final class Datums {
   private static final DateTimeFormatter TIME_TEXT =
@@ -35,6 +35,14 @@ public final class Datums {
   private static final DateTimeFormatter TIMESTAMP_TEXT =
       new DateTimeFormatterBuilder()
           .append(DateTimeFormatter.ISO_LOCAL_DATE)
+          .appendLiteral(' ')
+          .append(TIME_TEXT)
+          .toFormatter(Locale.ROOT);
+
+  /** Accepts {@code 2024-01-01 12:00:00} and the ISO {@code 2024-01-01T12:00:00}. */
+  private static final DateTimeFormatter TIMESTAMP_TEXT_PARSE =
+      new DateTimeFormatterBuilder()
+          .append(DateTimeFormatter.ISO_LOCAL_DATE)
           .optionalStart()
           .appendLiteral(' ')
           .optionalEnd()
@@ -43,6 +51,7 @@ public final class Datums {
           .optionalEnd()
           .append(TIME_TEXT)
           .toFormatter(Locale.ROOT);
+
   private static final DateTimeFormatter TIMESTAMPTZ_TEXT =
       new DateTimeFormatterBuilder()
           .append(TIMESTAMP_TEXT)
@@ -50,7 +59,7 @@ public final class Datums {
           .toFormatter(Locale.ROOT);
   private static final DateTimeFormatter TIMESTAMPTZ_TEXT_PARSE =
       new DateTimeFormatterBuilder()
-          .append(TIMESTAMP_TEXT)
+          .append(TIMESTAMP_TEXT_PARSE)
           .optionalStart()
           .appendLiteral('Z')
           .optionalEnd()
@@ -101,7 +110,9 @@ public final class Datums {
     return compare(type, a, b);
   }
 
-  /** {@code -0.0} becomes {@code 0.0} and every NaN the canonical one, so equal values are equal. */
+  /**
+   * {@code -0.0} becomes {@code 0.0} and every NaN the canonical one, so equal values are equal.
+   */
   public static double normalize(double d) {
     return d == 0.0 ? 0.0 : Double.isNaN(d) ? Double.NaN : d;
   }
@@ -172,7 +183,7 @@ public final class Datums {
         case BYTEA -> parseBytea(s);
         case DATE -> LocalDate.parse(s.trim());
         case TIME -> LocalTime.parse(s.trim(), TIME_TEXT);
-        case TIMESTAMP -> LocalDateTime.parse(s.trim(), TIMESTAMP_TEXT);
+        case TIMESTAMP -> LocalDateTime.parse(s.trim(), TIMESTAMP_TEXT_PARSE);
         case TIMESTAMPTZ -> OffsetDateTime.parse(s.trim(), TIMESTAMPTZ_TEXT_PARSE).toInstant();
         case INTERVAL -> parseInterval(s);
       };
@@ -199,7 +210,9 @@ public final class Datums {
     return switch (s.trim().toLowerCase(Locale.ROOT)) {
       case "t", "true", "yes", "y", "on", "1" -> Boolean.TRUE;
       case "f", "false", "no", "n", "off", "0" -> Boolean.FALSE;
-      default -> throw new IllegalArgumentException("invalid input syntax for type boolean: \"" + s + "\"");
+      default ->
+          throw new IllegalArgumentException(
+              "invalid input syntax for type boolean: \"" + s + "\"");
     };
   }
 

@@ -5,8 +5,8 @@ package dev.tideway.common.types;
  * and independent ({@code 1 month} is not {@code 30 days}, though they compare equal).
  *
  * <p>Ordering follows PostgreSQL: intervals compare by their total length with a month counted as
- * 30 days and a day as 24 hours; ties between different representations ({@code 1 mon} vs {@code
- * 30 days}) are broken by (months, days, micros) so the order is total and consistent with {@link
+ * 30 days and a day as 24 hours; ties between different representations ({@code 1 mon} vs {@code 30
+ * days}) are broken by (months, days, micros) so the order is total and consistent with {@link
  * #equals}.
  */
 public record Interval(int months, int days, long micros) implements Comparable<Interval> {
@@ -18,8 +18,8 @@ public record Interval(int months, int days, long micros) implements Comparable<
   }
 
   /**
-   * The high 64 bits of the total length in microseconds as a signed 128-bit number (months×30
-   * days + days + micros). With {@link #totalMicrosLow()} it is exact for every value.
+   * The high 64 bits of the total length in microseconds as a signed 128-bit number (months×30 days
+   * + days + micros). With {@link #totalMicrosLow()} it is exact for every value.
    */
   public long totalMicrosHigh() {
     return total()[0];
@@ -70,10 +70,14 @@ public record Interval(int months, int days, long micros) implements Comparable<
       sb.append(years).append(Math.abs(years) == 1 ? " year" : " years");
     }
     if (mons != 0) {
-      sb.append(sb.isEmpty() ? "" : " ").append(mons).append(Math.abs(mons) == 1 ? " mon" : " mons");
+      sb.append(sb.isEmpty() ? "" : " ")
+          .append(mons)
+          .append(Math.abs(mons) == 1 ? " mon" : " mons");
     }
     if (days != 0) {
-      sb.append(sb.isEmpty() ? "" : " ").append(days).append(Math.abs(days) == 1 ? " day" : " days");
+      sb.append(sb.isEmpty() ? "" : " ")
+          .append(days)
+          .append(Math.abs(days) == 1 ? " day" : " days");
     }
     if (micros != 0 || sb.isEmpty()) {
       sb.append(sb.isEmpty() ? "" : " ");
