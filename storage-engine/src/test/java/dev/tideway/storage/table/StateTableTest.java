@@ -2,6 +2,7 @@ package dev.tideway.storage.table;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tideway.common.key.OrderType;
 import dev.tideway.common.row.Row;
 import dev.tideway.common.types.DataType;
 import dev.tideway.common.types.Field;
@@ -21,7 +22,7 @@ class StateTableTest {
           Field.of("id", DataType.BIGINT),
           Field.of("name", DataType.VARCHAR),
           Field.of("n", DataType.INT));
-  static final RowCodecs CODECS = BasicCodecs.of(SCHEMA, new int[] {0}, 4);
+  static final RowCodecs CODECS = RowCodecs.ascending(SCHEMA, new int[] {0});
 
   static List<Row> drain(StateTable.CloseableRows rows) {
     List<Row> out = new ArrayList<>();
@@ -69,10 +70,7 @@ class StateTableTest {
             Field.of("k", DataType.BIGINT),
             Field.of("v", DataType.VARCHAR));
     RowCodecs codecs =
-        new RowCodecs(
-            BasicCodecs.of(s, new int[] {0, 1}, 1).pk(),
-            BasicCodecs.of(s, new int[] {0, 1}, 1).value(),
-            pk -> 0);
+        RowCodecs.of(s, new int[] {0, 1}, List.of(OrderType.ASC, OrderType.ASC), new int[0]);
     try (Storage store = StateStores.open("memory://", StorageOptions.defaults())) {
       StateTable t = StateTable.open(store, 3, new int[] {0, 1}, codecs);
       t.init(Epochs.of(1));
