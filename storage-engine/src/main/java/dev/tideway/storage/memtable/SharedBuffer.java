@@ -64,6 +64,13 @@ public final class SharedBuffer {
   private final ExecutorService uploadPool;
   private final long spillBytes;
   private final ReentrantLock lock = new ReentrantLock();
+
+  /**
+   * Held for the whole of a spill or a sync, so that they never write the same sealed memtables
+   * twice (which would duplicate rows and double-count stats). Lock order: uploadLock, then lock.
+   */
+  private final ReentrantLock uploadLock = new ReentrantLock();
+
   private final Condition memoryFreed = lock.newCondition();
   private volatile List<Item> items = List.of();
   private long immBytes;
@@ -139,6 +146,7 @@ public final class SharedBuffer {
 
   /** Spills every in-memory sealed memtable, one SST per base epoch. Runs on the upload pool. */
   private void spillAll() {
+    uploadLock.lock();
     try (SstIds.Guard g = ids.begin()) {
       TreeMap<Long, List<ImmutableMemtable>> byEpoch = new TreeMap<>();
       for (Item i : items) {
@@ -156,6 +164,7 @@ public final class SharedBuffer {
     } catch (IOException | RuntimeException e) {
       // Spill failed: the data stays in memory and the next sync writes it (or reports the error).
     } finally {
+      uploadLock.unlock();
       lock.lock();
       try {
         spilling = false;
@@ -225,7 +234,15 @@ public final class SharedBuffer {
    * pool.
    */
   public SyncResult sync(long epoch) throws IOException {
-    spill.join();
+    uploadLock.lock();
+    try {
+      return syncLocked(epoch);
+    } finally {
+      uploadLock.unlock();
+    }
+  }
+
+  private SyncResult syncLocked(long epoch) throws IOException {
     long upTo = Epochs.visibleUpTo(epoch);
     List<ImmutableMemtable> mems = new ArrayList<>();
     lock.lock();
