@@ -244,7 +244,8 @@ public final class StorageEngine implements Storage {
   Entry getUncommitted(byte[] key, long maxEpoch) {
     List<SharedBuffer.Item> snapshot = buffer.items();
     try (VersionPins.Pin pin = pins.pin(versions.current(), maxEpoch)) {
-      Entry best = SharedBuffer.get(snapshot, readers, key, maxEpoch);
+      Entry best =
+          SharedBuffer.get(snapshot, readers, key, maxEpoch, pin.version().maxCommittedEpoch());
       return VersionReads.get(pin.version(), readers, key, maxEpoch, best);
     }
   }
@@ -255,7 +256,9 @@ public final class StorageEngine implements Storage {
     try {
       List<EntryIterator> sources = new ArrayList<>();
       sources.add(memtable);
-      sources.addAll(SharedBuffer.sources(snapshot, readers, range, maxEpoch));
+      sources.addAll(
+          SharedBuffer.sources(
+              snapshot, readers, range, maxEpoch, pin.version().maxCommittedEpoch()));
       sources.addAll(VersionReads.sources(pin.version(), readers, range, maxEpoch));
       return new MvccIterator(new MergeIterator(sources), maxEpoch, pin::close);
     } catch (RuntimeException e) {

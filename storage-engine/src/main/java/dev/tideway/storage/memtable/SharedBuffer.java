@@ -343,11 +343,28 @@ public final class SharedBuffer {
     return ids;
   }
 
-  /** Sources over {@code range} holding entries of epochs at most {@code maxEpoch}. */
+  /**
+   * True for a staged SST the pinned version already covers (committed at or before {@code
+   * committedEpoch}): read it from the version, never from here, since after a compaction it may be
+   * gone.
+   */
+  private static boolean coveredByVersion(Item i, long committedEpoch) {
+    return i instanceof Staged s
+        && s.sst() != null
+        && s.sst().maxEpoch() <= Epochs.visibleUpTo(committedEpoch);
+  }
+
+  /**
+   * Sources over {@code range} holding entries of epochs at most {@code maxEpoch}, leaving out what
+   * the pinned version (committed up to {@code committedEpoch}) already holds.
+   */
   public static List<EntryIterator> sources(
-      List<Item> snapshot, SstReaders readers, KeyRange range, long maxEpoch) {
+      List<Item> snapshot, SstReaders readers, KeyRange range, long maxEpoch, long committedEpoch) {
     List<EntryIterator> out = new ArrayList<>();
     for (Item i : snapshot) {
+      if (coveredByVersion(i, committedEpoch)) {
+        continue;
+      }
       if (i instanceof Imm imm) {
         if (imm.mem().epoch() <= maxEpoch) {
           out.add(imm.mem().iterator(range));
@@ -363,9 +380,13 @@ public final class SharedBuffer {
   }
 
   /** The newest version of {@code key} with epoch at most {@code maxEpoch} in the snapshot. */
-  public static Entry get(List<Item> snapshot, SstReaders readers, byte[] key, long maxEpoch) {
+  public static Entry get(
+      List<Item> snapshot, SstReaders readers, byte[] key, long maxEpoch, long committedEpoch) {
     Entry best = null;
     for (Item i : snapshot) {
+      if (coveredByVersion(i, committedEpoch)) {
+        continue;
+      }
       Entry e = null;
       if (i instanceof Imm imm) {
         if (imm.mem().epoch() <= maxEpoch && (best == null || imm.mem().epoch() > best.epoch())) {
