@@ -194,7 +194,12 @@ public final class LeaderElector implements AutoCloseable {
     term.set(Optional.empty());
     if (state instanceof Leading leading) {
       state = new Standby();
-      LOG.warn("meta {} steps down from epoch {}: {}", participantId, leading.term(), reason);
+      if ("closed".equals(reason)) {
+        LOG.info("meta {} steps down from epoch {}: closed", participantId, leading.term().epoch());
+      } else {
+        LOG.warn(
+            "meta {} steps down from epoch {}: {}", participantId, leading.term().epoch(), reason);
+      }
       listener.onDeposed(leading.term(), reason);
     }
   }
