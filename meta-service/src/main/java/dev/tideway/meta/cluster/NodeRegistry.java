@@ -11,6 +11,8 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.nodes.PersistentNode;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Node registrations in ZooKeeper: each process keeps an ephemeral {@code
@@ -21,6 +23,7 @@ import org.apache.zookeeper.KeeperException;
  * and {@link #close}, which the process calls from its start/stop thread.
  */
 public final class NodeRegistry implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(NodeRegistry.class);
   private final CuratorFramework client;
   private final MetaPaths paths;
   private final List<PersistentNode> registrations = new ArrayList<>();
@@ -73,10 +76,21 @@ public final class NodeRegistry implements AutoCloseable {
     }
   }
 
+  /**
+   * Removes the registrations. Best effort: if ZooKeeper is unreachable the znodes die with the
+   * session anyway, so a failed delete is logged, not thrown.
+   */
   @Override
-  public void close() throws IOException {
+  public void close() {
     for (PersistentNode n : registrations) {
-      n.close();
+      try {
+        n.close();
+      } catch (IOException e) {
+        LOG.warn(
+            "could not remove node registration {} (it expires with the session)",
+            n.getActualPath(),
+            e);
+      }
     }
     registrations.clear();
   }
