@@ -77,6 +77,8 @@ public final class CatalogCore {
       return drop(d, state);
     } else if (cmd instanceof CancelJob c) {
       return cancel(c, state);
+    } else if (cmd instanceof DdlCommand.CommitEpoch c) {
+      return commitEpoch(c, state);
     } else if (cmd instanceof FinishJob f) {
       return finish(f, state);
     } else if (cmd instanceof SaveProgress p) {
@@ -149,6 +151,40 @@ public final class CatalogCore {
     }
     JobRecord next = job.withStatus(JobStatus.CREATED).withProgress(f.progressSnapshot());
     return new DdlDecision(List.of(new CatalogChange.PutJob(next)), new DdlReply.JobUpdated(next));
+  }
+
+  /**
+   * One checkpoint's metadata: the version pointer first in the list (the multi-op is atomic, so no
+   * reader sees progress or a CREATED job without the version it was computed against). Jobs
+   * dropped meanwhile are skipped.
+   */
+  private static DdlDecision commitEpoch(DdlCommand.CommitEpoch c, CatalogState state) {
+    List<CatalogChange> changes = new ArrayList<>();
+    changes.add(new CatalogChange.PutVersionPointer(c.pointer()));
+    List<Integer> created = new ArrayList<>();
+    c.progressByJob()
+        .forEach(
+            (id, bytes) -> {
+              JobRecord job = state.jobs().get(id);
+              if (job != null && job.status() == JobStatus.CREATING) {
+                boolean done = c.finishedJobIds().contains(id);
+                JobRecord next = job.withProgress(bytes);
+                changes.add(
+                    new CatalogChange.PutJob(done ? next.withStatus(JobStatus.CREATED) : next));
+                if (done) {
+                  created.add(id);
+                }
+              }
+            });
+    for (int id : c.finishedJobIds()) {
+      JobRecord job = state.jobs().get(id);
+      if (job != null && job.status() == JobStatus.CREATING && !c.progressByJob().containsKey(id)) {
+        changes.add(new CatalogChange.PutJob(job.withStatus(JobStatus.CREATED)));
+        created.add(id);
+      }
+    }
+    return new DdlDecision(
+        changes, new DdlReply.EpochCommitted(c.pointer().maxCommittedEpoch(), created));
   }
 
   /** Jobs other than {@code jobId} whose fragments read one of its fragments. */

@@ -4,6 +4,9 @@ import dev.tideway.common.check.Checks;
 import dev.tideway.common.plan.StreamPlanNode;
 import dev.tideway.meta.metadata.CreateType;
 import dev.tideway.meta.metadata.ObjectKind;
+import dev.tideway.meta.metadata.VersionPointer;
+import java.util.List;
+import java.util.Map;
 
 /** A request to change the catalog, as a frontend (or the barrier shell) sends it. */
 public sealed interface DdlCommand {
@@ -51,6 +54,20 @@ public sealed interface DdlCommand {
 
   /** The barrier shell saw the job's backfill finish at a committed checkpoint. */
   record FinishJob(int jobId, byte[] progressSnapshot) implements DdlCommand {}
+
+  /**
+   * The barrier shell committed a checkpoint: persist the new storage version pointer, each
+   * creating job's progress snapshot, and flip the finished jobs to CREATED, in one fenced write.
+   */
+  record CommitEpoch(
+      VersionPointer pointer, Map<Integer, byte[]> progressByJob, List<Integer> finishedJobIds)
+      implements DdlCommand {
+    public CommitEpoch {
+      Checks.checkNotNull(pointer, "version pointer");
+      progressByJob = Map.copyOf(progressByJob);
+      finishedJobIds = List.copyOf(finishedJobIds);
+    }
+  }
 
   /** The barrier shell persists the job's progress snapshot of a committed epoch. */
   record SaveProgress(int jobId, byte[] progressSnapshot) implements DdlCommand {}

@@ -13,6 +13,13 @@ public sealed interface DdlReply {
   /** The job is persisted with status CREATING (visible from now on) and its actors placed. */
   record JobAccepted(JobRecord job, FragmentGraph graph) implements DdlReply {}
 
+  /** A checkpoint's metadata is persisted; {@code createdJobIds} became CREATED with it. */
+  record EpochCommitted(long maxCommittedEpoch, List<Integer> createdJobIds) implements DdlReply {
+    public EpochCommitted {
+      createdJobIds = List.copyOf(createdJobIds);
+    }
+  }
+
   /** The job changed (finished or saved progress). */
   record JobUpdated(JobRecord job) implements DdlReply {}
 

@@ -18,6 +18,7 @@ import dev.tideway.meta.metadata.JobRecord;
 import dev.tideway.meta.metadata.JobStatus;
 import dev.tideway.meta.metadata.NextId;
 import dev.tideway.meta.metadata.ObjectKind;
+import dev.tideway.meta.progress.JobSpecs;
 import dev.tideway.meta.schedule.ActorScheduler;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -122,6 +123,7 @@ final class JobPlanner {
         objectIds.add(t.tableId());
       }
     }
+    byte[] progress = JobSpecs.initialSnapshot(JobSpecs.of(jobId, fragments, actors));
     JobRecord job =
         new JobRecord(
             jobId,
@@ -130,7 +132,7 @@ final class JobPlanner {
             c.createType(),
             view.nowMs(),
             objectIds,
-            new byte[0]);
+            progress);
     List<FragmentGraph.Fragment> persisted =
         fragments.stream()
             .map(

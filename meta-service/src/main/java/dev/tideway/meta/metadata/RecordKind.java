@@ -9,7 +9,9 @@ public enum RecordKind {
   VERSION_POINTER(5),
   NODE_INFO(6),
   LEADER_INFO(7),
-  NEXT_ID(8);
+  NEXT_ID(8),
+  /** One job's progress tracker snapshot (meta.progress). */
+  PROGRESS_SNAPSHOT(9);
 
   private final byte code;
 
