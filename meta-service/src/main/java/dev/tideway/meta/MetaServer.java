@@ -11,6 +11,7 @@ import dev.tideway.meta.cluster.LeaderTerm;
 import dev.tideway.meta.cluster.LeadershipListener;
 import dev.tideway.meta.cluster.MetaPaths;
 import dev.tideway.meta.cluster.NodeRegistry;
+import dev.tideway.meta.fragment.KryoPlanCodec;
 import dev.tideway.meta.fragment.PlanCodec;
 import dev.tideway.meta.http.MetaHttpServer;
 import dev.tideway.meta.http.MetaMetrics;
@@ -88,6 +89,11 @@ public final class MetaServer implements MetaView, AutoCloseable {
             clock);
     self[0] = elector;
     elector.start();
+  }
+
+  /** As {@link #start(MetaConfig, PlanCodec, Clock)} with the production Kryo plan codec. */
+  public static MetaServer start(MetaConfig config, Clock clock) throws Exception {
+    return start(config, KryoPlanCodec.create(), clock);
   }
 
   /** Connects to ZooKeeper, registers, joins the election and serves HTTP. */
