@@ -1,6 +1,8 @@
 package dev.tideway.meta;
 
+import dev.tideway.barrier.progress.JobProgress;
 import dev.tideway.common.time.Clock;
+import dev.tideway.meta.barrier.BarrierRunner;
 import dev.tideway.meta.catalog.CatalogCore;
 import dev.tideway.meta.catalog.CatalogLoader;
 import dev.tideway.meta.catalog.CatalogState;
@@ -21,6 +23,7 @@ import dev.tideway.meta.metadata.NodeInfo;
 import dev.tideway.meta.schedule.Worker;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
@@ -45,7 +48,12 @@ public final class MetaServer implements MetaView, AutoCloseable {
   private final MetaMetrics metrics;
   private final MetaHttpServer http;
 
-  private MetaServer(MetaConfig config, PlanCodec codec, Clock clock) throws Exception {
+  /** Runs the barrier loop while leading; null until compute and storage are wired in. */
+  private final BarrierRunner<?> barrier;
+
+  private MetaServer(
+      MetaConfig config, PlanCodec codec, Clock clock, BarrierRunner.Wiring<?> barrierWiring)
+      throws Exception {
     this.config = config;
     this.client =
         CuratorFrameworkFactory.newClient(
@@ -76,6 +84,7 @@ public final class MetaServer implements MetaView, AutoCloseable {
             Runtime.getRuntime().availableProcessors(),
             clock.currentTimeMillis()));
     this.ddl = new DdlService(store, new CatalogCore(codec), this::computeWorkers, clock);
+    this.barrier = barrierWiring == null ? null : new BarrierRunner<>(barrierWiring, ddl, clock);
     this.metrics = new MetaMetrics(this);
     this.http = new MetaHttpServer(config.httpHost(), config.httpPort(), this, metrics);
     String httpAddress = http.address().getHostString() + ":" + http.address().getPort();
@@ -98,7 +107,14 @@ public final class MetaServer implements MetaView, AutoCloseable {
 
   /** Connects to ZooKeeper, registers, joins the election and serves HTTP. */
   public static MetaServer start(MetaConfig config, PlanCodec codec, Clock clock) throws Exception {
-    return new MetaServer(config, codec, clock);
+    return new MetaServer(config, codec, clock, null);
+  }
+
+  /** As above, and runs the barrier loop with {@code wiring} while this process leads. */
+  public static MetaServer start(
+      MetaConfig config, PlanCodec codec, Clock clock, BarrierRunner.Wiring<?> wiring)
+      throws Exception {
+    return new MetaServer(config, codec, clock, wiring);
   }
 
   private LeadershipListener fanOut() {
@@ -107,11 +123,17 @@ public final class MetaServer implements MetaView, AutoCloseable {
       public void onElected(LeaderTerm term) {
         metrics.leadershipChanged();
         ddl.onElected(term);
+        if (barrier != null) {
+          barrier.onElected(term);
+        }
       }
 
       @Override
       public void onDeposed(LeaderTerm term, String reason) {
         metrics.leadershipChanged();
+        if (barrier != null) {
+          barrier.onDeposed(term, reason);
+        }
         ddl.onDeposed(term, reason);
       }
     };
@@ -172,6 +194,11 @@ public final class MetaServer implements MetaView, AutoCloseable {
       out.addAll(registry.list(role));
     }
     return out;
+  }
+
+  @Override
+  public Map<Long, JobProgress> progress() {
+    return barrier == null ? Map.of() : barrier.progress();
   }
 
   @Override

@@ -22,6 +22,7 @@ import dev.tideway.meta.cluster.LeaderTerm;
 import dev.tideway.meta.metadata.FragmentGraph;
 import dev.tideway.meta.metadata.JobRecord;
 import dev.tideway.meta.metadata.JobStatus;
+import dev.tideway.meta.metadata.SystemParams;
 import dev.tideway.meta.progress.ProgressSnapshotCodec;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -62,7 +63,13 @@ import org.slf4j.LoggerFactory;
 public final class GlobalBarrierManager<S> implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(GlobalBarrierManager.class);
 
-  /** Everything a manager needs besides its term; one per meta process. */
+  /**
+   * Everything a manager needs besides its term; one per meta process.
+   *
+   * @param config barrier scheduling, or null to take it from the cluster's system parameters
+   *     ({@code barrier_interval_ms}, {@code checkpoint_frequency}, {@code max_inflight_barriers})
+   *     when the loop starts
+   */
   public record Deps<S>(
       BarrierConfig config,
       ProgressConfig progressConfig,
@@ -95,7 +102,11 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
 
   /** Starts ticking; the loop initialises once the DDL service has loaded the catalog. */
   public void start() {
-    long tickMs = Math.max(5, Math.min(100, deps.config().barrierIntervalMs() / 4));
+    long intervalMs =
+        deps.config() == null
+            ? SystemParams.MIN_BARRIER_INTERVAL_MS
+            : deps.config().barrierIntervalMs();
+    long tickMs = Math.max(5, Math.min(100, intervalMs / 4));
     owner.scheduleWithFixedDelay(this::tickSafely, 0, tickMs, TimeUnit.MILLISECONDS);
   }
 
@@ -175,7 +186,11 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
     committedEpoch = committed;
     core =
         new GlobalBarrierCore<>(
-            deps.config(), deps.clock(), committed, this::onDecision, (long) term.epoch() << 32);
+            config(known.params()),
+            deps.clock(),
+            committed,
+            this::onDecision,
+            (long) term.epoch() << 32);
     tracker = restoreTracker(known);
     LOG.info(
         "barrier loop of epoch {} starts at committed epoch {} with {} creating jobs",
@@ -183,6 +198,17 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
         committed,
         tracker.jobIds().size());
     recoverNow("meta leader elected with epoch " + term.epoch());
+  }
+
+  private BarrierConfig config(SystemParams p) {
+    if (deps.config() != null) {
+      return deps.config();
+    }
+    return new BarrierConfig(
+        p.barrierIntervalMs(),
+        p.checkpointFrequency(),
+        p.maxInflightBarriers(),
+        BarrierConfig.DEFAULT.collectTimeoutMs());
   }
 
   private CreateMviewProgressTracker restoreTracker(CatalogState s) {

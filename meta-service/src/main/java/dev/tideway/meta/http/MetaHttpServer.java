@@ -3,6 +3,7 @@ package dev.tideway.meta.http;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
+import dev.tideway.barrier.progress.JobProgress;
 import dev.tideway.common.exec.Threads;
 import dev.tideway.meta.catalog.CatalogState;
 import dev.tideway.meta.metadata.CatalogObject;
@@ -28,6 +29,7 @@ import java.util.function.Supplier;
  *   <li>{@code /health/ready}: 200 if leader with metadata loaded or a connected standby, else 503
  *   <li>{@code /api/cluster}: cluster id, leader, this process's role, registered nodes
  *   <li>{@code /api/jobs}: streaming jobs with status and create type
+ *   <li>{@code /api/ddl-progress}: the structured {@code JobProgress} of creating jobs (leader)
  *   <li>{@code /metrics}: Prometheus text via the exporter's {@code MetricsHandler}
  * </ul>
  *
@@ -54,6 +56,7 @@ public final class MetaHttpServer implements AutoCloseable {
                     : new Reply(503, "text/plain", "not ready\n")));
     server.createContext("/api/cluster", get(() -> json(cluster(view))));
     server.createContext("/api/jobs", get(() -> json(jobs(view))));
+    server.createContext("/api/ddl-progress", get(() -> json(ddlProgress(view))));
     HttpHandler metricsHandler = new MetricsHandler(metrics.registry());
     server.createContext(
         "/metrics",
@@ -147,6 +150,30 @@ public final class MetaHttpServer implements AutoCloseable {
       m.put("definition", j.definition());
       out.add(m);
     }
+    return out;
+  }
+
+  static List<Object> ddlProgress(MetaView view) {
+    List<Object> out = new ArrayList<>();
+    view.progress().values().stream()
+        .sorted(java.util.Comparator.comparingLong(JobProgress::jobId))
+        .forEach(
+            p -> {
+              Map<String, Object> m = new LinkedHashMap<>();
+              m.put("jobId", p.jobId());
+              m.put("epoch", p.epoch());
+              m.put("phase", p.phase().name());
+              m.put("consumedRows", p.consumedRows());
+              m.put("totalRows", p.denominator());
+              m.put("totalIsExact", p.denominatorExact());
+              m.put("fraction", p.displayRatio());
+              m.put("rowsPerSecond", p.rowsPerSecond());
+              m.put("etaSeconds", p.etaSeconds().isPresent() ? p.etaSeconds().getAsLong() : null);
+              m.put("logStoreLagMs", p.logStoreLagMs());
+              m.put("stalledReason", p.stalledReason().orElse(null));
+              m.put("progress", p.render());
+              out.add(m);
+            });
     return out;
   }
 

@@ -41,6 +41,26 @@ public final class MetaMetrics {
               }
             })
         .register(registry);
+    GaugeWithCallback.builder()
+        .name("tideway_ddl_progress_ratio")
+        .help("Displayed backfill progress of a creating job (0..1, never decreases)")
+        .labelNames("job_id")
+        .callback(
+            cb ->
+                view.progress()
+                    .values()
+                    .forEach(p -> cb.call(p.displayRatio(), Long.toString(p.jobId()))))
+        .register(registry);
+    GaugeWithCallback.builder()
+        .name("tideway_ddl_consumed_rows")
+        .help("Snapshot rows consumed by a creating job's backfill")
+        .labelNames("job_id")
+        .callback(
+            cb ->
+                view.progress()
+                    .values()
+                    .forEach(p -> cb.call(p.consumedRows(), Long.toString(p.jobId()))))
+        .register(registry);
     leaderChanges =
         Counter.builder()
             .name("tideway_meta_leader_changes_total")

@@ -1,9 +1,11 @@
 package dev.tideway.meta.http;
 
+import dev.tideway.barrier.progress.JobProgress;
 import dev.tideway.meta.catalog.CatalogState;
 import dev.tideway.meta.metadata.LeaderInfo;
 import dev.tideway.meta.metadata.NodeInfo;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -23,6 +25,11 @@ public interface MetaView {
   Optional<LeaderInfo> leader();
 
   List<NodeInfo> nodes();
+
+  /** The creating jobs' structured progress at the last commit (leader only; else empty). */
+  default Map<Long, JobProgress> progress() {
+    return Map.of();
+  }
 
   /** The catalog: the leader's own state, or (on a standby) a read from ZooKeeper. */
   Optional<CatalogState> catalog();

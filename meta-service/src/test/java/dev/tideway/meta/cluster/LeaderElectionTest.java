@@ -70,7 +70,7 @@ class LeaderElectionTest {
         .isEqualTo(leader.name + ":5690");
     assertThat(registry.leader().get().epoch()).isEqualTo(leader.term().epoch());
     // hold still for a moment: nobody else claims leadership
-    Thread.sleep(300);
+    dev.tideway.common.time.Clock.system().sleepMillis(300);
     assertThat(leaders()).containsExactly(leader);
     assertThat(leader.events).containsExactly("elected " + leader.term().epoch());
   }
