@@ -7,8 +7,13 @@ import dev.tideway.meta.cluster.LeaderTerm;
 import dev.tideway.meta.cluster.LeadershipListener;
 import dev.tideway.meta.cluster.MetaStoreException;
 import dev.tideway.meta.cluster.MetaWrite;
+import dev.tideway.meta.metadata.JobRecord;
+import dev.tideway.meta.metadata.JobStatus;
 import dev.tideway.meta.schedule.Worker;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -44,6 +49,9 @@ public final class DdlService implements LeadershipListener, AutoCloseable {
   private CatalogState state;
   private volatile Optional<CatalogState> published = Optional.empty();
 
+  /** Foreground DDL waiting for its job to become CREATED; owner thread only. */
+  private final Map<Integer, List<CompletableFuture<JobRecord>>> createdWaiters = new HashMap<>();
+
   /**
    * @param workers the live compute nodes, read on the owner thread before each decision
    */
@@ -67,7 +75,58 @@ public final class DdlService implements LeadershipListener, AutoCloseable {
           term = Optional.empty();
           state = null;
           published = Optional.empty();
+          failWaiters(
+              null, "meta leader deposed (" + reason + "); the job carries on, ask the new leader");
         });
+  }
+
+  /**
+   * Completes when job {@code jobId} is CREATED (foreground DDL); fails if the job is dropped or
+   * cancelled, or if this process stops leading (the job itself carries on under the new leader).
+   */
+  public CompletableFuture<JobRecord> awaitCreated(int jobId) {
+    CompletableFuture<JobRecord> f = new CompletableFuture<>();
+    owner.execute(
+        () -> {
+          JobRecord j = state == null ? null : state.jobs().get(jobId);
+          if (state == null) {
+            f.completeExceptionally(new NotLeaderException("this meta process does not lead"));
+          } else if (j == null) {
+            f.completeExceptionally(new IllegalStateException("job " + jobId + " does not exist"));
+          } else if (j.status() == JobStatus.CREATED) {
+            f.complete(j);
+          } else {
+            createdWaiters.computeIfAbsent(jobId, k -> new ArrayList<>()).add(f);
+          }
+        });
+    return f;
+  }
+
+  /** Releases the waiters a persisted change resolves; owner thread, after the change applied. */
+  private void releaseWaiters(CatalogChange c) {
+    if (c instanceof CatalogChange.PutJob put && put.job().status() == JobStatus.CREATED) {
+      List<CompletableFuture<JobRecord>> ws = createdWaiters.remove(put.job().jobId());
+      if (ws != null) {
+        ws.forEach(w -> w.complete(put.job()));
+      }
+    } else if (c instanceof CatalogChange.DeleteJob del) {
+      failWaiters(del.jobId(), "job " + del.jobId() + " was dropped or cancelled");
+    }
+  }
+
+  private void failWaiters(Integer jobId, String why) {
+    createdWaiters
+        .entrySet()
+        .removeIf(
+            e -> {
+              if (jobId != null && !e.getKey().equals(jobId)) {
+                return false;
+              }
+              Exception ex =
+                  jobId == null ? new NotLeaderException(why) : new IllegalStateException(why);
+              e.getValue().forEach(w -> w.completeExceptionally(ex));
+              return true;
+            });
   }
 
   private void becomeLeader(LeaderTerm t) {
@@ -137,6 +196,7 @@ public final class DdlService implements LeadershipListener, AutoCloseable {
     for (CatalogChange c : changes) {
       state = state.apply(c);
     }
+    changes.forEach(this::releaseWaiters);
   }
 
   /** The latest state this leader persisted; empty when not leading. */

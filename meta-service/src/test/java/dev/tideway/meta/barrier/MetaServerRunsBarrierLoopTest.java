@@ -80,6 +80,8 @@ class MetaServerRunsBarrierLoopTest {
         compute.addBackfillActors(
             mv.graph().actors().stream().map(FragmentGraph.Actor::actorId).toList());
         long job = mv.job().jobId();
+        var foreground = meta.ddl().awaitCreated((int) job);
+        assertThat(foreground).as("a foreground DDL still waits while backfilling").isNotDone();
 
         awaitTrue(
             "progress above 10%",

@@ -88,7 +88,11 @@ class DdlServiceTest {
       assertThat(CatalogLoader.load(reader).jobs().get(jobId).status())
           .isEqualTo(JobStatus.CREATING);
 
+      var waiter = a.ddl().awaitCreated(jobId);
       a.close();
+      assertThatThrownBy(() -> waiter.get(5, TimeUnit.SECONDS))
+          .as("a foreground waiter of a deposed leader is told to ask the new leader")
+          .hasCauseInstanceOf(NotLeaderException.class);
       awaitTrue("b leads with state", 10_000, () -> b.ddl().snapshot().isPresent());
       CatalogState after = b.ddl().snapshot().get();
       assertThat(after.jobs().get(jobId).status()).isEqualTo(JobStatus.CREATING);
