@@ -1,0 +1,222 @@
+package dev.tideway.meta;
+
+import dev.tideway.barrier.progress.JobProgress;
+import dev.tideway.common.time.Clock;
+import dev.tideway.meta.barrier.BarrierRunner;
+import dev.tideway.meta.catalog.CatalogCore;
+import dev.tideway.meta.catalog.CatalogLoader;
+import dev.tideway.meta.catalog.CatalogState;
+import dev.tideway.meta.catalog.DdlService;
+import dev.tideway.meta.cluster.FencedMetaStore;
+import dev.tideway.meta.cluster.LeaderElector;
+import dev.tideway.meta.cluster.LeaderTerm;
+import dev.tideway.meta.cluster.LeadershipListener;
+import dev.tideway.meta.cluster.MetaPaths;
+import dev.tideway.meta.cluster.NodeRegistry;
+import dev.tideway.meta.fragment.KryoPlanCodec;
+import dev.tideway.meta.fragment.PlanCodec;
+import dev.tideway.meta.http.MetaHttpServer;
+import dev.tideway.meta.http.MetaMetrics;
+import dev.tideway.meta.http.MetaView;
+import dev.tideway.meta.metadata.LeaderInfo;
+import dev.tideway.meta.metadata.NodeInfo;
+import dev.tideway.meta.schedule.Worker;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+
+/**
+ * One meta process, wired: ZooKeeper client → fenced store + node registry → DDL service → leader
+ * elector (its listener fans out to the DDL service and the metrics) → HTTP server.
+ *
+ * <p>Start order matters: the store's layout and this process's registration exist before it joins
+ * the election, and the HTTP server starts last so {@code /health/ready} never reports a half-built
+ * process. {@link #close} goes in reverse.
+ */
+public final class MetaServer implements MetaView, AutoCloseable {
+  private final MetaConfig config;
+  private final CuratorFramework client;
+  private final FencedMetaStore store;
+  private final NodeRegistry registry;
+  private final DdlService ddl;
+  private final LeaderElector elector;
+  private final MetaMetrics metrics;
+  private final MetaHttpServer http;
+
+  /** Runs the barrier loop while leading; null until compute and storage are wired in. */
+  private final BarrierRunner<?> barrier;
+
+  private MetaServer(
+      MetaConfig config, PlanCodec codec, Clock clock, BarrierRunner.Wiring<?> barrierWiring)
+      throws Exception {
+    this.config = config;
+    this.client =
+        CuratorFrameworkFactory.newClient(
+            config.zookeeper(),
+            config.zkSessionTimeoutMs(),
+            config.zkConnectTimeoutMs(),
+            new ExponentialBackoffRetry(100, 10, 2_000));
+    client.start();
+    if (!client.blockUntilConnected(config.zkConnectTimeoutMs(), TimeUnit.MILLISECONDS)) {
+      client.close();
+      throw new IllegalStateException(
+          "cannot reach ZooKeeper at "
+              + config.zookeeper()
+              + " within "
+              + config.zkConnectTimeoutMs()
+              + " ms");
+    }
+    MetaPaths paths = new MetaPaths(config.clusterId());
+    LeaderElector[] self = new LeaderElector[1];
+    this.store = new FencedMetaStore(client, paths, () -> self[0].currentTerm());
+    store.ensureLayout();
+    this.registry = new NodeRegistry(client, paths);
+    registry.register(
+        new NodeInfo(
+            "meta",
+            config.advertisedAddress(),
+            clock.nanoTime(),
+            Runtime.getRuntime().availableProcessors(),
+            clock.currentTimeMillis()));
+    this.ddl = new DdlService(store, new CatalogCore(codec), this::computeWorkers, clock);
+    this.barrier = barrierWiring == null ? null : new BarrierRunner<>(barrierWiring, ddl, clock);
+    this.metrics = new MetaMetrics(this);
+    this.http = new MetaHttpServer(config.httpHost(), config.httpPort(), this, metrics);
+    String httpAddress = http.address().getHostString() + ":" + http.address().getPort();
+    this.elector =
+        new LeaderElector(
+            client,
+            paths,
+            config.participantId(),
+            new LeaderInfo(config.advertisedAddress(), httpAddress, 0),
+            fanOut(),
+            clock);
+    self[0] = elector;
+    elector.start();
+  }
+
+  /** As {@link #start(MetaConfig, PlanCodec, Clock)} with the production Kryo plan codec. */
+  public static MetaServer start(MetaConfig config, Clock clock) throws Exception {
+    return start(config, KryoPlanCodec.create(), clock);
+  }
+
+  /** Connects to ZooKeeper, registers, joins the election and serves HTTP. */
+  public static MetaServer start(MetaConfig config, PlanCodec codec, Clock clock) throws Exception {
+    return new MetaServer(config, codec, clock, null);
+  }
+
+  /** As above, and runs the barrier loop with {@code wiring} while this process leads. */
+  public static MetaServer start(
+      MetaConfig config, PlanCodec codec, Clock clock, BarrierRunner.Wiring<?> wiring)
+      throws Exception {
+    return new MetaServer(config, codec, clock, wiring);
+  }
+
+  private LeadershipListener fanOut() {
+    return new LeadershipListener() {
+      @Override
+      public void onElected(LeaderTerm term) {
+        metrics.leadershipChanged();
+        ddl.onElected(term);
+        if (barrier != null) {
+          barrier.onElected(term);
+        }
+      }
+
+      @Override
+      public void onDeposed(LeaderTerm term, String reason) {
+        metrics.leadershipChanged();
+        if (barrier != null) {
+          barrier.onDeposed(term, reason);
+        }
+        ddl.onDeposed(term, reason);
+      }
+    };
+  }
+
+  private List<Worker> computeWorkers() {
+    List<Worker> out = new ArrayList<>();
+    for (NodeInfo n : registry.list("compute")) {
+      out.add(new Worker(n.address(), Math.max(1, n.cores())));
+    }
+    return out;
+  }
+
+  public DdlService ddl() {
+    return ddl;
+  }
+
+  public MetaHttpServer http() {
+    return http;
+  }
+
+  public NodeRegistry registry() {
+    return registry;
+  }
+
+  @Override
+  public String clusterId() {
+    return config.clusterId();
+  }
+
+  @Override
+  public String participantId() {
+    return config.participantId();
+  }
+
+  @Override
+  public boolean isLeader() {
+    return elector.isLeader();
+  }
+
+  @Override
+  public boolean isReady() {
+    if (isLeader()) {
+      return ddl.snapshot().isPresent();
+    }
+    return client.getZookeeperClient().isConnected();
+  }
+
+  @Override
+  public Optional<LeaderInfo> leader() {
+    return registry.leader();
+  }
+
+  @Override
+  public List<NodeInfo> nodes() {
+    List<NodeInfo> out = new ArrayList<>();
+    for (String role : List.of("meta", "compute", "frontend")) {
+      out.addAll(registry.list(role));
+    }
+    return out;
+  }
+
+  @Override
+  public Map<Long, JobProgress> progress() {
+    return barrier == null ? Map.of() : barrier.progress();
+  }
+
+  @Override
+  public Optional<CatalogState> catalog() {
+    Optional<CatalogState> own = ddl.snapshot();
+    return own.isPresent() ? own : Optional.of(CatalogLoader.load(store));
+  }
+
+  /** Stops serving, leaves the election (a standby takes over), unregisters, disconnects. */
+  @Override
+  public void close() throws Exception {
+    try {
+      http.close();
+      elector.close();
+    } finally {
+      ddl.close();
+      registry.close();
+      client.close();
+    }
+  }
+}

@@ -1,0 +1,355 @@
+package dev.tideway.meta.barrier;
+
+import dev.tideway.barrier.global.BarrierConfig;
+import dev.tideway.barrier.global.BarrierDecision;
+import dev.tideway.barrier.global.Command;
+import dev.tideway.barrier.global.GlobalBarrierCore;
+import dev.tideway.barrier.global.Topology;
+import dev.tideway.barrier.message.BarrierCompleted;
+import dev.tideway.barrier.message.Mutation;
+import dev.tideway.barrier.message.NodeFailure;
+import dev.tideway.barrier.progress.CreateMviewProgressTracker;
+import dev.tideway.barrier.progress.JobProgress;
+import dev.tideway.barrier.progress.ProgressConfig;
+import dev.tideway.barrier.progress.ProgressUpdate;
+import dev.tideway.barrier.progress.TrackerSnapshot;
+import dev.tideway.common.exec.Threads;
+import dev.tideway.common.time.Clock;
+import dev.tideway.meta.catalog.CatalogState;
+import dev.tideway.meta.catalog.DdlCommand;
+import dev.tideway.meta.catalog.DdlService;
+import dev.tideway.meta.cluster.LeaderTerm;
+import dev.tideway.meta.metadata.FragmentGraph;
+import dev.tideway.meta.metadata.JobRecord;
+import dev.tideway.meta.metadata.JobStatus;
+import dev.tideway.meta.metadata.SystemParams;
+import dev.tideway.meta.progress.ProgressSnapshotCodec;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The leader's barrier loop: runs {@link GlobalBarrierCore} on one thread ({@code meta-barrier-1})
+ * and carries out its decisions, in order.
+ *
+ * <p>Overview: a timer ticks the core (inject when due); answers from compute nodes are queued to
+ * the same thread. Each tick first syncs the catalog: a newly accepted job is registered with the
+ * progress tracker and rides on the next barrier as an {@code Add} command (which forces a
+ * checkpoint); a removed job rides as a {@code Stop}. On {@code CommitEpoch}: 1. {@link
+ * VersionCommitter#commit} makes the version durable; 2. the tracker applies the epoch's mutations
+ * and reports against that version's stats; 3. one fenced write through the {@link DdlService}
+ * persists the version pointer, every creating job's tracker snapshot and the jobs that became
+ * CREATED; 4. listeners (waiters, metrics) hear the update. On {@code StartRecovery}, and when the
+ * leader starts, it resets the compute nodes to the committed epoch and restarts the world with an
+ * INITIAL barrier.
+ *
+ * <p>Failover: the core's generation is {@code term.epoch << 32}, above every generation of an
+ * earlier leader; the tracker is restored from the snapshots persisted with the last commit, so
+ * progress never drops to zero.
+ *
+ * <p>Thread confinement: every field below {@link #owner} is touched only on the owner thread;
+ * {@link #latest} and {@link #committedEpoch} are volatile snapshots for readers.
+ *
+ * @param <S> the storage engine's SST info type
+ */
+public final class GlobalBarrierManager<S> implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(GlobalBarrierManager.class);
+
+  /**
+   * Everything a manager needs besides its term; one per meta process.
+   *
+   * @param config barrier scheduling, or null to take it from the cluster's system parameters
+   *     ({@code barrier_interval_ms}, {@code checkpoint_frequency}, {@code max_inflight_barriers})
+   *     when the loop starts
+   */
+  public record Deps<S>(
+      BarrierConfig config,
+      ProgressConfig progressConfig,
+      Clock clock,
+      ComputeClient compute,
+      VersionCommitter<S> versions,
+      DdlService ddl,
+      Consumer<ProgressUpdate> progressListener) {}
+
+  private final Deps<S> deps;
+  private final LeaderTerm term;
+  private final ScheduledExecutorService owner = Threads.scheduler("meta-barrier");
+
+  private GlobalBarrierCore<S> core;
+  private CreateMviewProgressTracker tracker;
+  private CatalogState known;
+  private long nextCommandId = 1;
+  private long recoveries;
+
+  /** Set when a commit's metadata could not be persisted: this loop stops acting for good. */
+  private boolean halted;
+
+  private volatile Map<Long, JobProgress> latest = Map.of();
+  private volatile long committedEpoch;
+
+  public GlobalBarrierManager(Deps<S> deps, LeaderTerm term) {
+    this.deps = deps;
+    this.term = term;
+  }
+
+  /** Starts ticking; the loop initialises once the DDL service has loaded the catalog. */
+  public void start() {
+    long intervalMs =
+        deps.config() == null
+            ? SystemParams.MIN_BARRIER_INTERVAL_MS
+            : deps.config().barrierIntervalMs();
+    long tickMs = Math.max(5, Math.min(100, intervalMs / 4));
+    owner.scheduleWithFixedDelay(this::tickSafely, 0, tickMs, TimeUnit.MILLISECONDS);
+  }
+
+  /** A node's answer, from any thread. */
+  public void onCompleted(BarrierCompleted<S> c) {
+    run(
+        () -> {
+          if (core != null) {
+            core.onCompleted(c);
+          }
+        });
+  }
+
+  /**
+   * Runs {@code step} on the owner thread, logging a failure (a scheduled executor would swallow it
+   * silently).
+   */
+  private void run(Runnable step) {
+    owner.execute(
+        () -> {
+          if (halted) {
+            return;
+          }
+          try {
+            step.run();
+          } catch (RuntimeException e) {
+            LOG.error("barrier loop of epoch {} failed a step", term.epoch(), e);
+          }
+        });
+  }
+
+  /** A node reported an actor failure, from any thread. */
+  public void onNodeFailure(NodeFailure f) {
+    run(
+        () -> {
+          if (core != null) {
+            core.onNodeFailure(f);
+          }
+        });
+  }
+
+  /** The progress of every creating job at the last commit. */
+  public Map<Long, JobProgress> progress() {
+    return latest;
+  }
+
+  public long committedEpoch() {
+    return committedEpoch;
+  }
+
+  private void tickSafely() {
+    if (halted) {
+      return;
+    }
+    try {
+      if (core == null) {
+        init();
+      } else {
+        syncCatalog();
+        if (core.isRecovering()) {
+          recoverNow("waiting for actors to recover");
+        }
+        core.tick();
+      }
+    } catch (RuntimeException e) {
+      LOG.error("barrier loop of epoch {} failed a step; retrying next tick", term.epoch(), e);
+    }
+  }
+
+  private void init() {
+    Optional<CatalogState> s = deps.ddl().snapshot();
+    if (s.isEmpty()) {
+      return;
+    }
+    known = s.get();
+    long committed = known.versionPointer().map(p -> p.maxCommittedEpoch()).orElse(0L);
+    committedEpoch = committed;
+    core =
+        new GlobalBarrierCore<>(
+            config(known.params()),
+            deps.clock(),
+            committed,
+            this::onDecision,
+            (long) term.epoch() << 32);
+    tracker = restoreTracker(known);
+    LOG.info(
+        "barrier loop of epoch {} starts at committed epoch {} with {} creating jobs",
+        term.epoch(),
+        committed,
+        tracker.jobIds().size());
+    recoverNow("meta leader elected with epoch " + term.epoch());
+  }
+
+  private BarrierConfig config(SystemParams p) {
+    if (deps.config() != null) {
+      return deps.config();
+    }
+    return new BarrierConfig(
+        p.barrierIntervalMs(),
+        p.checkpointFrequency(),
+        p.maxInflightBarriers(),
+        BarrierConfig.DEFAULT.collectTimeoutMs());
+  }
+
+  private CreateMviewProgressTracker restoreTracker(CatalogState s) {
+    List<ProgressSnapshotCodec.Saved> saved = new ArrayList<>();
+    for (JobRecord j : s.jobs().values()) {
+      if (j.status() == JobStatus.CREATING && j.progressSnapshot().length > 0) {
+        saved.add(ProgressSnapshotCodec.decode(j.progressSnapshot()));
+      }
+    }
+    TrackerSnapshot snap = ProgressSnapshotCodec.combine(saved);
+    return CreateMviewProgressTracker.restore(snap, deps.progressConfig());
+  }
+
+  /** Resets the nodes and restarts the world, unless there is nothing to run yet. */
+  private void recoverNow(String reason) {
+    if (!core.isRecovering()) {
+      return;
+    }
+    Topology topology = Topologies.of(known);
+    if (topology.size() == 0) {
+      return;
+    }
+    recoveries++;
+    LOG.warn(
+        "recovery #{} (generation {}, committed epoch {}): {}",
+        recoveries,
+        core.generation(),
+        core.committedEpoch(),
+        reason);
+    deps.compute().reset(core.generation(), core.committedEpoch());
+    core.recovered(topology);
+  }
+
+  /** Registers new jobs (Add) and stops removed ones (Stop). */
+  private void syncCatalog() {
+    Optional<CatalogState> s = deps.ddl().snapshot();
+    if (s.isEmpty() || s.get().fragments().equals(known.fragments())) {
+      if (s.isPresent()) {
+        known = s.get();
+      }
+      return;
+    }
+    CatalogState next = s.get();
+    for (FragmentGraph g : next.fragments().values()) {
+      if (!known.fragments().containsKey(g.jobId())) {
+        addJob(next, g);
+      }
+    }
+    for (FragmentGraph g : known.fragments().values()) {
+      if (!next.fragments().containsKey(g.jobId())) {
+        tracker.cancel(g.jobId());
+        Set<Integer> actors =
+            Set.copyOf(g.actors().stream().map(FragmentGraph.Actor::actorId).toList());
+        if (!actors.isEmpty() && !core.isRecovering()) {
+          core.schedule(new Command(nextCommandId++, new Mutation.Stop(actors), null));
+        }
+      }
+    }
+    known = next;
+  }
+
+  private void addJob(CatalogState next, FragmentGraph g) {
+    JobRecord job = next.jobs().get(g.jobId());
+    if (job != null
+        && job.progressSnapshot().length > 0
+        && !tracker.jobIds().contains((long) g.jobId())) {
+      var spec = ProgressSnapshotCodec.decode(job.progressSnapshot()).job().spec();
+      tracker.register(spec, null, core.committedEpoch());
+      LOG.info("tracking job {} with {} backfill actors", g.jobId(), spec.actors().size());
+    }
+    if (core.isRecovering() || g.actors().isEmpty()) {
+      return; // recovery builds every actor of the graph anyway
+    }
+    Map<Integer, List<Integer>> upstreams = new HashMap<>();
+    g.actors().forEach(a -> upstreams.put(a.actorId(), a.upstreamActorIds()));
+    Mutation add = new Mutation.Add(Set.copyOf(upstreams.keySet()), upstreams, Map.of(), false);
+    core.schedule(new Command(nextCommandId++, add, Topologies.of(next)));
+  }
+
+  private void onDecision(BarrierDecision<S> d) {
+    if (d instanceof BarrierDecision.Inject<S> inject) {
+      inject.requests().forEach(deps.compute()::inject);
+    } else if (d instanceof BarrierDecision.CommitEpoch<S> c) {
+      commit(c);
+    } else if (d instanceof BarrierDecision.StartRecovery<S> r) {
+      String reason = r.reason();
+      run(() -> recoverNow(reason));
+    }
+    // Collected: nothing to persist; its progress waits for the next checkpoint.
+  }
+
+  private void commit(BarrierDecision.CommitEpoch<S> c) {
+    VersionCommitter.CommittedVersion v =
+        deps.versions().commit(c.committedEpochs(), c.ssts(), c.statsDeltas());
+    c.mutations().forEach(tracker::onMutation);
+    ProgressUpdate u = tracker.onEpochCommitted(c.epoch(), true, c.progress(), v.stats());
+    LOG.debug("commit {}: tracker jobs {}, update {}", c.committedEpoch(), tracker.jobIds(), u);
+    TrackerSnapshot snap = tracker.snapshot(c.epoch().curr());
+    Map<Integer, byte[]> progressByJob = new HashMap<>();
+    for (TrackerSnapshot.JobSnapshot j : snap.jobs()) {
+      progressByJob.put(
+          Math.toIntExact(j.spec().jobId()),
+          ProgressSnapshotCodec.encode(snap.epoch(), snap.meanBarrierIntervalMs(), j));
+    }
+    List<Integer> finished = u.finishedJobIds().stream().map(Math::toIntExact).toList();
+    try {
+      deps.ddl()
+          .submit(new DdlCommand.CommitEpoch(v.pointer(), progressByJob, finished))
+          .get(30, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      // FENCED: deposed. UNKNOWN_OUTCOME: the pointer may or may not be written. Either way the
+      // in-memory core is ahead of ZooKeeper: stop acting; the next term restarts from ZooKeeper
+      // (the version committer is idempotent per epoch, so a re-commit is safe).
+      halted = true;
+      LOG.error(
+          "barrier loop of epoch {} halts: metadata of committed epoch {} not persisted",
+          term.epoch(),
+          c.committedEpoch(),
+          e);
+      return;
+    }
+    committedEpoch = c.committedEpoch();
+    if (u.checkpointNeeded()) {
+      core.requestForceCheckpoint();
+    }
+    if (c.mutations().stream().anyMatch(m -> m instanceof Mutation.Stop)) {
+      core.updateTopology(Topologies.of(known));
+    }
+    Map<Long, JobProgress> next = new HashMap<>();
+    u.jobs().forEach(p -> next.put(p.jobId(), p));
+    latest = Map.copyOf(next);
+    deps.progressListener().accept(u);
+  }
+
+  @Override
+  public void close() {
+    owner.shutdown();
+    try {
+      owner.awaitTermination(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,27 @@
+package dev.tideway.meta.barrier;
+
+import dev.tideway.barrier.message.TableStatsDelta;
+import dev.tideway.barrier.progress.TableStatsLookup;
+import dev.tideway.meta.metadata.VersionPointer;
+import java.util.List;
+
+/**
+ * The storage version manager as the barrier loop sees it: commit the SSTs of a checkpoint as a new
+ * version and make its delta durable in the object store before returning.
+ *
+ * @param <S> the storage engine's SST info type
+ */
+public interface VersionCommitter<S> {
+  /** The version a new leader starts from (its pointer, as persisted in ZooKeeper). */
+  CommittedVersion current();
+
+  /**
+   * Commits {@code epochs} (oldest first; the last is the new max committed epoch) with these SSTs
+   * and stats deltas. Must be idempotent per epoch: a new leader may re-commit an epoch whose
+   * ZooKeeper pointer write had an unknown outcome.
+   */
+  CommittedVersion commit(List<Long> epochs, List<S> ssts, List<TableStatsDelta> statsDeltas);
+
+  /** A committed version: where it is, and its table stats for the progress tracker. */
+  record CommittedVersion(VersionPointer pointer, TableStatsLookup stats) {}
+}

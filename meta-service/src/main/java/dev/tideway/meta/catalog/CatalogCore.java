@@ -1,0 +1,266 @@
+package dev.tideway.meta.catalog;
+
+import dev.tideway.common.plan.ColumnDesc;
+import dev.tideway.common.plan.StreamNode;
+import dev.tideway.common.plan.StreamPlanNode;
+import dev.tideway.common.plan.TableDesc;
+import dev.tideway.meta.catalog.DdlCommand.CancelJob;
+import dev.tideway.meta.catalog.DdlCommand.CreateDatabase;
+import dev.tideway.meta.catalog.DdlCommand.CreateSchema;
+import dev.tideway.meta.catalog.DdlCommand.CreateStreamingJob;
+import dev.tideway.meta.catalog.DdlCommand.Drop;
+import dev.tideway.meta.catalog.DdlCommand.FinishJob;
+import dev.tideway.meta.catalog.DdlCommand.ReserveIds;
+import dev.tideway.meta.catalog.DdlCommand.SaveProgress;
+import dev.tideway.meta.catalog.DdlReply.Rejected.Reason;
+import dev.tideway.meta.fragment.IdAllocator;
+import dev.tideway.meta.fragment.PlanCodec;
+import dev.tideway.meta.metadata.CatalogObject;
+import dev.tideway.meta.metadata.FragmentGraph;
+import dev.tideway.meta.metadata.JobRecord;
+import dev.tideway.meta.metadata.JobStatus;
+import dev.tideway.meta.metadata.NextId;
+import dev.tideway.meta.metadata.ObjectKind;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Decides every DDL command purely: {@code (command, state, cluster view) → DdlDecision}. No I/O,
+ * no clock, no randomness; the shell ({@link DdlService}) persists the decision and replays it.
+ * Streaming-job creation lives in {@link JobPlanner}.
+ *
+ * <p>Invariants: a rejected command changes nothing; every id handed out is below the persisted
+ * {@code NextId} afterwards; every object of a job carries the job's id, so removing a job removes
+ * exactly its objects.
+ */
+public final class CatalogCore {
+  public static final String DEFAULT_DATABASE = "dev";
+  public static final String DEFAULT_SCHEMA = "public";
+
+  private final PlanCodec codec;
+
+  public CatalogCore(PlanCodec codec) {
+    this.codec = codec;
+  }
+
+  /** Creates the default database and schema on a fresh cluster (no changes otherwise). */
+  public List<CatalogChange> bootstrap(CatalogState state) {
+    if (state.objects().values().stream().anyMatch(o -> o.kind() == ObjectKind.DATABASE)) {
+      return List.of();
+    }
+    IdAllocator ids = new IdAllocator(state.nextId().next());
+    int db = ids.allocate();
+    int schema = ids.allocate();
+    return List.of(
+        new CatalogChange.PutObject(simple(db, ObjectKind.DATABASE, DEFAULT_DATABASE, 0)),
+        new CatalogChange.PutObject(simple(schema, ObjectKind.SCHEMA, DEFAULT_SCHEMA, db)),
+        new CatalogChange.PutNextId(new NextId(ids.next())));
+  }
+
+  public DdlDecision decide(DdlCommand cmd, CatalogState state, ClusterView view) {
+    if (cmd instanceof ReserveIds r) {
+      int from = state.nextId().next();
+      return new DdlDecision(
+          List.of(new CatalogChange.PutNextId(new NextId(from + r.count()))),
+          new DdlReply.IdsReserved(from, from + r.count()));
+    } else if (cmd instanceof CreateDatabase c) {
+      return createNamed(state, ObjectKind.DATABASE, c.name(), 0);
+    } else if (cmd instanceof CreateSchema c) {
+      if (!exists(state, c.databaseId(), ObjectKind.DATABASE)) {
+        return DdlDecision.reject(Reason.NOT_FOUND, "database %s does not exist", c.databaseId());
+      }
+      return createNamed(state, ObjectKind.SCHEMA, c.name(), c.databaseId());
+    } else if (cmd instanceof CreateStreamingJob c) {
+      return new JobPlanner(codec).create(c, state, view);
+    } else if (cmd instanceof Drop d) {
+      return drop(d, state);
+    } else if (cmd instanceof CancelJob c) {
+      return cancel(c, state);
+    } else if (cmd instanceof DdlCommand.CommitEpoch c) {
+      return commitEpoch(c, state);
+    } else if (cmd instanceof FinishJob f) {
+      return finish(f, state);
+    } else if (cmd instanceof SaveProgress p) {
+      JobRecord job = state.jobs().get(p.jobId());
+      if (job == null) {
+        return DdlDecision.reject(Reason.NOT_FOUND, "job %s does not exist", p.jobId());
+      }
+      JobRecord next = job.withProgress(p.progressSnapshot());
+      return new DdlDecision(
+          List.of(new CatalogChange.PutJob(next)), new DdlReply.JobUpdated(next));
+    }
+    throw new IllegalStateException("unknown DDL command " + cmd);
+  }
+
+  private static DdlDecision createNamed(
+      CatalogState state, ObjectKind kind, String name, int parentId) {
+    if (state.find(parentId, name, kind).isPresent()) {
+      return DdlDecision.reject(Reason.ALREADY_EXISTS, "%s '%s' already exists", kind, name);
+    }
+    int id = state.nextId().next();
+    return new DdlDecision(
+        List.of(
+            new CatalogChange.PutObject(simple(id, kind, name, parentId)),
+            new CatalogChange.PutNextId(new NextId(id + 1))),
+        new DdlReply.ObjectCreated(id));
+  }
+
+  private static DdlDecision drop(Drop d, CatalogState state) {
+    Optional<CatalogObject> obj = state.find(d.schemaId(), d.name(), d.kind());
+    if (obj.isEmpty()) {
+      return DdlDecision.reject(Reason.NOT_FOUND, "%s '%s' does not exist", d.kind(), d.name());
+    }
+    int jobId = obj.get().jobId();
+    List<Integer> dependents = dependentJobs(state, jobId);
+    if (!dependents.isEmpty()) {
+      return DdlDecision.reject(
+          Reason.HAS_DEPENDENTS, "cannot drop '%s': jobs %s read it", d.name(), dependents);
+    }
+    return removeJob(state, jobId);
+  }
+
+  private static DdlDecision cancel(CancelJob c, CatalogState state) {
+    JobRecord job = state.jobs().get(c.jobId());
+    if (job == null) {
+      return DdlDecision.reject(Reason.NOT_FOUND, "job %s does not exist", c.jobId());
+    }
+    if (job.status() != JobStatus.CREATING) {
+      return DdlDecision.reject(
+          Reason.WRONG_STATUS,
+          "job %s is %s; only CREATING jobs can be cancelled",
+          c.jobId(),
+          job.status());
+    }
+    List<Integer> dependents = dependentJobs(state, c.jobId());
+    if (!dependents.isEmpty()) {
+      return DdlDecision.reject(
+          Reason.HAS_DEPENDENTS, "job %s is read by jobs %s", c.jobId(), dependents);
+    }
+    return removeJob(state, c.jobId());
+  }
+
+  private static DdlDecision finish(FinishJob f, CatalogState state) {
+    JobRecord job = state.jobs().get(f.jobId());
+    if (job == null) {
+      return DdlDecision.reject(Reason.NOT_FOUND, "job %s does not exist", f.jobId());
+    }
+    if (job.status() != JobStatus.CREATING) {
+      return DdlDecision.reject(
+          Reason.WRONG_STATUS, "job %s is %s, not CREATING", f.jobId(), job.status());
+    }
+    JobRecord next = job.withStatus(JobStatus.CREATED).withProgress(f.progressSnapshot());
+    return new DdlDecision(List.of(new CatalogChange.PutJob(next)), new DdlReply.JobUpdated(next));
+  }
+
+  /**
+   * One checkpoint's metadata: the version pointer first in the list (the multi-op is atomic, so no
+   * reader sees progress or a CREATED job without the version it was computed against). Jobs
+   * dropped meanwhile are skipped.
+   */
+  private static DdlDecision commitEpoch(DdlCommand.CommitEpoch c, CatalogState state) {
+    List<CatalogChange> changes = new ArrayList<>();
+    changes.add(new CatalogChange.PutVersionPointer(c.pointer()));
+    List<Integer> created = new ArrayList<>();
+    c.progressByJob()
+        .forEach(
+            (id, bytes) -> {
+              JobRecord job = state.jobs().get(id);
+              if (job != null && job.status() == JobStatus.CREATING) {
+                boolean done = c.finishedJobIds().contains(id);
+                JobRecord next = job.withProgress(bytes);
+                changes.add(
+                    new CatalogChange.PutJob(done ? next.withStatus(JobStatus.CREATED) : next));
+                if (done) {
+                  created.add(id);
+                }
+              }
+            });
+    for (int id : c.finishedJobIds()) {
+      JobRecord job = state.jobs().get(id);
+      if (job != null && job.status() == JobStatus.CREATING && !c.progressByJob().containsKey(id)) {
+        changes.add(new CatalogChange.PutJob(job.withStatus(JobStatus.CREATED)));
+        created.add(id);
+      }
+    }
+    return new DdlDecision(
+        changes, new DdlReply.EpochCommitted(c.pointer().maxCommittedEpoch(), created));
+  }
+
+  /** Jobs other than {@code jobId} whose fragments read one of its fragments. */
+  static List<Integer> dependentJobs(CatalogState state, int jobId) {
+    FragmentGraph own = state.fragments().get(jobId);
+    if (own == null) {
+      return List.of();
+    }
+    List<Integer> ownFragments =
+        own.fragments().stream().map(FragmentGraph.Fragment::fragmentId).toList();
+    List<Integer> out = new ArrayList<>();
+    for (FragmentGraph g : state.fragments().values()) {
+      if (g.jobId() != jobId
+          && g.fragments().stream()
+              .flatMap(f -> f.upstreams().stream())
+              .anyMatch(e -> e.crossJob() && ownFragments.contains(e.upstreamFragmentId()))) {
+        out.add(g.jobId());
+      }
+    }
+    return out;
+  }
+
+  private static DdlDecision removeJob(CatalogState state, int jobId) {
+    List<CatalogChange> changes = new ArrayList<>();
+    List<Integer> tables = new ArrayList<>();
+    for (CatalogObject o : state.objects().values()) {
+      if (o.jobId() == jobId) {
+        changes.add(new CatalogChange.DeleteObject(o.id()));
+        if (o.kind() != ObjectKind.SOURCE) {
+          tables.add(o.id());
+        }
+      }
+    }
+    List<Integer> actors = new ArrayList<>();
+    FragmentGraph g = state.fragments().get(jobId);
+    if (g != null) {
+      g.actors().forEach(a -> actors.add(a.actorId()));
+      changes.add(new CatalogChange.DeleteFragments(jobId));
+    }
+    changes.add(new CatalogChange.DeleteJob(jobId));
+    return new DdlDecision(changes, new DdlReply.JobRemoved(jobId, actors, tables));
+  }
+
+  static boolean exists(CatalogState state, int id, ObjectKind kind) {
+    CatalogObject o = state.objects().get(id);
+    return o != null && o.kind() == kind;
+  }
+
+  static CatalogObject simple(int id, ObjectKind kind, String name, int parentId) {
+    return new CatalogObject(id, kind, name, parentId, 0, "", List.of(), List.of());
+  }
+
+  static CatalogObject relation(
+      int id, ObjectKind kind, String name, int schemaId, int jobId, String def, TableDesc t) {
+    return new CatalogObject(id, kind, name, schemaId, jobId, def, t.columns(), t.pkIndices());
+  }
+
+  static List<ColumnDesc> columnsOf(StreamPlanNode n) {
+    List<ColumnDesc> cols = new ArrayList<>();
+    for (int i = 0; i < n.outputSchema().size(); i++) {
+      var f = n.outputSchema().fields().get(i);
+      cols.add(new ColumnDesc(i, f.name(), f.type()));
+    }
+    return cols;
+  }
+
+  static Optional<StreamPlanNode> findBody(StreamPlanNode n, Class<? extends StreamNode> kind) {
+    if (kind.isInstance(n.node())) {
+      return Optional.of(n);
+    }
+    for (StreamPlanNode in : n.inputs()) {
+      Optional<StreamPlanNode> f = findBody(in, kind);
+      if (f.isPresent()) {
+        return f;
+      }
+    }
+    return Optional.empty();
+  }
+}

@@ -1,0 +1,74 @@
+package dev.tideway.meta.catalog;
+
+import dev.tideway.common.check.Checks;
+import dev.tideway.common.plan.StreamPlanNode;
+import dev.tideway.meta.metadata.CreateType;
+import dev.tideway.meta.metadata.ObjectKind;
+import dev.tideway.meta.metadata.VersionPointer;
+import java.util.List;
+import java.util.Map;
+
+/** A request to change the catalog, as a frontend (or the barrier shell) sends it. */
+public sealed interface DdlCommand {
+  /** Reserve {@code count} ids for the tables a frontend is about to plan. */
+  record ReserveIds(int count) implements DdlCommand {
+    public ReserveIds {
+      Checks.checkArgument(count >= 1 && count <= 10_000, "reserve 1..10000 ids, got %s", count);
+    }
+  }
+
+  record CreateDatabase(String name) implements DdlCommand {}
+
+  record CreateSchema(int databaseId, String name) implements DdlCommand {}
+
+  /**
+   * {@code CREATE TABLE | SOURCE | MATERIALIZED VIEW}: a streaming job.
+   *
+   * @param kind TABLE, SOURCE or MATERIALIZED_VIEW
+   * @param schemaId the schema it goes into
+   * @param name the relation's name
+   * @param definition the SQL text
+   * @param plan the planned operator tree; its table ids were reserved with {@link ReserveIds}
+   * @param createType foreground or background
+   */
+  record CreateStreamingJob(
+      ObjectKind kind,
+      int schemaId,
+      String name,
+      String definition,
+      StreamPlanNode plan,
+      CreateType createType)
+      implements DdlCommand {
+    public CreateStreamingJob {
+      Checks.checkArgument(kind.streaming(), "%s is not created by a streaming job", kind);
+      Checks.checkNotNull(plan, "plan of " + name);
+      Checks.checkNotNull(createType, "create type of " + name);
+    }
+  }
+
+  /** {@code DROP TABLE | SOURCE | MATERIALIZED VIEW name}. */
+  record Drop(ObjectKind kind, int schemaId, String name) implements DdlCommand {}
+
+  /** {@code CANCEL JOBS id}: only a job still CREATING can be cancelled. */
+  record CancelJob(int jobId) implements DdlCommand {}
+
+  /** The barrier shell saw the job's backfill finish at a committed checkpoint. */
+  record FinishJob(int jobId, byte[] progressSnapshot) implements DdlCommand {}
+
+  /**
+   * The barrier shell committed a checkpoint: persist the new storage version pointer, each
+   * creating job's progress snapshot, and flip the finished jobs to CREATED, in one fenced write.
+   */
+  record CommitEpoch(
+      VersionPointer pointer, Map<Integer, byte[]> progressByJob, List<Integer> finishedJobIds)
+      implements DdlCommand {
+    public CommitEpoch {
+      Checks.checkNotNull(pointer, "version pointer");
+      progressByJob = Map.copyOf(progressByJob);
+      finishedJobIds = List.copyOf(finishedJobIds);
+    }
+  }
+
+  /** The barrier shell persists the job's progress snapshot of a committed epoch. */
+  record SaveProgress(int jobId, byte[] progressSnapshot) implements DdlCommand {}
+}

@@ -1,0 +1,185 @@
+package dev.tideway.meta.http;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+import com.sun.net.httpserver.HttpServer;
+import dev.tideway.barrier.progress.JobProgress;
+import dev.tideway.common.exec.Threads;
+import dev.tideway.meta.catalog.CatalogState;
+import dev.tideway.meta.metadata.CatalogObject;
+import dev.tideway.meta.metadata.JobRecord;
+import dev.tideway.meta.metadata.NodeInfo;
+import io.prometheus.metrics.exporter.httpserver.MetricsHandler;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.function.Supplier;
+
+/**
+ * The HTTP endpoints of a meta process (issue: default 127.0.0.1:5691):
+ *
+ * <ul>
+ *   <li>{@code /health/live}: 200 while the process runs (no ZooKeeper dependency)
+ *   <li>{@code /health/ready}: 200 if leader with metadata loaded or a connected standby, else 503
+ *   <li>{@code /api/cluster}: cluster id, leader, this process's role, registered nodes
+ *   <li>{@code /api/jobs}: streaming jobs with status and create type
+ *   <li>{@code /api/ddl-progress}: the structured {@code JobProgress} of creating jobs (leader)
+ *   <li>{@code /metrics}: Prometheus text via the exporter's {@code MetricsHandler}
+ * </ul>
+ *
+ * Handlers run on a two-thread pool ({@code meta-http-N}) and read only {@link MetaView} snapshots.
+ */
+public final class MetaHttpServer implements AutoCloseable {
+  public static final String DEFAULT_HOST = "127.0.0.1";
+  public static final int DEFAULT_PORT = 5691;
+
+  private final HttpServer server;
+  private final ExecutorService pool = Threads.fixedPool("meta-http", 2);
+
+  public MetaHttpServer(String host, int port, MetaView view, MetaMetrics metrics)
+      throws IOException {
+    server = HttpServer.create(new InetSocketAddress(host, port), 16);
+    server.setExecutor(pool);
+    server.createContext("/health/live", get(() -> new Reply(200, "text/plain", "ok\n")));
+    server.createContext(
+        "/health/ready",
+        get(
+            () ->
+                view.isReady()
+                    ? new Reply(200, "text/plain", view.isLeader() ? "leader\n" : "standby\n")
+                    : new Reply(503, "text/plain", "not ready\n")));
+    server.createContext("/api/cluster", get(() -> json(cluster(view))));
+    server.createContext("/api/jobs", get(() -> json(jobs(view))));
+    server.createContext("/api/ddl-progress", get(() -> json(ddlProgress(view))));
+    HttpHandler metricsHandler = new MetricsHandler(metrics.registry());
+    server.createContext(
+        "/metrics",
+        ex -> {
+          if (!"GET".equals(ex.getRequestMethod())) {
+            send(ex, new Reply(405, "text/plain", "GET only\n"));
+          } else {
+            metricsHandler.handle(ex);
+          }
+        });
+    server.start();
+  }
+
+  /** The bound address (the port is real even when 0 was asked). */
+  public InetSocketAddress address() {
+    return server.getAddress();
+  }
+
+  record Reply(int status, String contentType, String body) {}
+
+  private static Reply json(Object doc) {
+    return new Reply(200, "application/json", Json.write(doc));
+  }
+
+  private static HttpHandler get(Supplier<Reply> reply) {
+    return ex -> {
+      Reply r;
+      if (!"GET".equals(ex.getRequestMethod())) {
+        r = new Reply(405, "text/plain", "GET only\n");
+      } else {
+        try {
+          r = reply.get();
+        } catch (RuntimeException e) {
+          r = new Reply(503, "text/plain", "unavailable: " + e.getMessage() + "\n");
+        }
+      }
+      send(ex, r);
+    };
+  }
+
+  private static void send(HttpExchange ex, Reply r) throws IOException {
+    byte[] body = r.body().getBytes(StandardCharsets.UTF_8);
+    ex.getResponseHeaders().set("Content-Type", r.contentType() + "; charset=utf-8");
+    ex.sendResponseHeaders(r.status(), body.length);
+    try (OutputStream out = ex.getResponseBody()) {
+      out.write(body);
+    }
+  }
+
+  static Map<String, Object> cluster(MetaView view) {
+    Map<String, Object> doc = new LinkedHashMap<>();
+    doc.put("clusterId", view.clusterId());
+    doc.put(
+        "self",
+        Map.of(
+            "participant", view.participantId(), "role", view.isLeader() ? "leader" : "standby"));
+    doc.put(
+        "leader",
+        view.leader()
+            .map(
+                l ->
+                    (Object)
+                        Map.of("address", l.address(), "http", l.httpAddress(), "epoch", l.epoch()))
+            .orElse(null));
+    List<Object> nodes = new ArrayList<>();
+    for (NodeInfo n : view.nodes()) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("role", n.role());
+      m.put("address", n.address());
+      m.put("cores", n.cores());
+      m.put("startedAtMs", n.startedAtMs());
+      nodes.add(m);
+    }
+    doc.put("nodes", nodes);
+    return doc;
+  }
+
+  static List<Object> jobs(MetaView view) {
+    List<Object> out = new ArrayList<>();
+    CatalogState s =
+        view.catalog().orElseThrow(() -> new IllegalStateException("catalog not loaded"));
+    for (JobRecord j : s.jobs().values()) {
+      CatalogObject o = s.objects().get(j.jobId());
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("id", j.jobId());
+      m.put("name", o == null ? "" : o.name());
+      m.put("kind", o == null ? "" : o.kind().name());
+      m.put("status", j.status().name());
+      m.put("createType", j.createType().name());
+      m.put("createdAtMs", j.createdAtMs());
+      m.put("definition", j.definition());
+      out.add(m);
+    }
+    return out;
+  }
+
+  static List<Object> ddlProgress(MetaView view) {
+    List<Object> out = new ArrayList<>();
+    view.progress().values().stream()
+        .sorted(java.util.Comparator.comparingLong(JobProgress::jobId))
+        .forEach(
+            p -> {
+              Map<String, Object> m = new LinkedHashMap<>();
+              m.put("jobId", p.jobId());
+              m.put("epoch", p.epoch());
+              m.put("phase", p.phase().name());
+              m.put("consumedRows", p.consumedRows());
+              m.put("totalRows", p.denominator());
+              m.put("totalIsExact", p.denominatorExact());
+              m.put("fraction", p.displayRatio());
+              m.put("rowsPerSecond", p.rowsPerSecond());
+              m.put("etaSeconds", p.etaSeconds().isPresent() ? p.etaSeconds().getAsLong() : null);
+              m.put("logStoreLagMs", p.logStoreLagMs());
+              m.put("stalledReason", p.stalledReason().orElse(null));
+              m.put("progress", p.render());
+              out.add(m);
+            });
+    return out;
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+    pool.shutdown();
+  }
+}

@@ -1,0 +1,36 @@
+package dev.tideway.meta.http;
+
+import dev.tideway.barrier.progress.JobProgress;
+import dev.tideway.meta.catalog.CatalogState;
+import dev.tideway.meta.metadata.LeaderInfo;
+import dev.tideway.meta.metadata.NodeInfo;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What the HTTP handlers and metrics may read about a meta process. Implementations return
+ * snapshots and must be callable from any thread.
+ */
+public interface MetaView {
+  String clusterId();
+
+  String participantId();
+
+  boolean isLeader();
+
+  /** Leader with metadata loaded, or a standby whose ZooKeeper session is connected. */
+  boolean isReady();
+
+  Optional<LeaderInfo> leader();
+
+  List<NodeInfo> nodes();
+
+  /** The creating jobs' structured progress at the last commit (leader only; else empty). */
+  default Map<Long, JobProgress> progress() {
+    return Map.of();
+  }
+
+  /** The catalog: the leader's own state, or (on a standby) a read from ZooKeeper. */
+  Optional<CatalogState> catalog();
+}

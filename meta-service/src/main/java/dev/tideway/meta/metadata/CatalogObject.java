@@ -1,0 +1,105 @@
+package dev.tideway.meta.metadata;
+
+import dev.tideway.common.check.Checks;
+import dev.tideway.common.plan.ColumnDesc;
+import dev.tideway.common.types.DataType;
+import java.util.List;
+
+/**
+ * One catalog entry, persisted at {@code catalog/objects/<id>}.
+ *
+ * @param id the catalog id, {@code > 0}; for tables, MVs and internal tables also the storage table
+ *     id
+ * @param kind what it is
+ * @param name the name, unique per (parent, kind family)
+ * @param parentId the schema of a relation, the database of a schema, 0 for a database
+ * @param jobId the streaming job that created it (0 for databases and schemas); internal tables
+ *     belong to the job of their operator
+ * @param definition the SQL text that created it (empty for internal tables)
+ * @param columns the stored columns (empty for databases and schemas)
+ * @param pk the primary key column indices
+ */
+public record CatalogObject(
+    int id,
+    ObjectKind kind,
+    String name,
+    int parentId,
+    int jobId,
+    String definition,
+    List<ColumnDesc> columns,
+    List<Integer> pk) {
+  public static final int FORMAT_VERSION = 1;
+  static final int FIELD_ID = 1;
+  static final int FIELD_KIND = 2;
+  static final int FIELD_NAME = 3;
+  static final int FIELD_PARENT_ID = 4;
+  static final int FIELD_JOB_ID = 5;
+  static final int FIELD_DEFINITION = 6;
+  static final int FIELD_COLUMN = 7;
+  static final int FIELD_PK = 8;
+  static final int COLUMN_ID = 1;
+  static final int COLUMN_NAME = 2;
+  static final int COLUMN_TYPE = 3;
+
+  public CatalogObject {
+    Checks.checkArgument(id > 0, "catalog id must be > 0, got %s ('%s')", id, name);
+    Checks.checkNotNull(kind, "kind of catalog object " + id);
+    Checks.checkNotNull(name, "name of catalog object " + id);
+    Checks.checkNotNull(definition, "definition of catalog object " + id);
+    columns = List.copyOf(columns);
+    pk = List.copyOf(pk);
+    for (int k : pk) {
+      Checks.checkArgument(
+          k >= 0 && k < columns.size(),
+          "catalog object %s: pk column %s out of [0, %s)",
+          id,
+          k,
+          columns.size());
+    }
+  }
+
+  public byte[] encode() {
+    TaggedWriter w =
+        TaggedWriter.record(RecordKind.CATALOG_OBJECT, FORMAT_VERSION)
+            .putInt(FIELD_ID, id)
+            .putByte(FIELD_KIND, kind.code())
+            .putString(FIELD_NAME, name)
+            .putInt(FIELD_PARENT_ID, parentId)
+            .putInt(FIELD_JOB_ID, jobId)
+            .putString(FIELD_DEFINITION, definition);
+    for (ColumnDesc c : columns) {
+      w.putNested(
+          FIELD_COLUMN,
+          TaggedWriter.nested()
+              .putInt(COLUMN_ID, c.columnId())
+              .putString(COLUMN_NAME, c.name())
+              .putString(COLUMN_TYPE, c.type().sqlName()));
+    }
+    for (int k : pk) {
+      w.putInt(FIELD_PK, k);
+    }
+    return w.toBytes();
+  }
+
+  public static CatalogObject decode(byte[] data) {
+    TaggedReader r = TaggedReader.record(data, RecordKind.CATALOG_OBJECT, FORMAT_VERSION);
+    List<ColumnDesc> cols =
+        r.nestedAll(FIELD_COLUMN).stream()
+            .map(
+                c ->
+                    new ColumnDesc(
+                        c.requireInt(COLUMN_ID),
+                        c.requireString(COLUMN_NAME),
+                        DataType.parse(c.requireString(COLUMN_TYPE))))
+            .toList();
+    return new CatalogObject(
+        r.requireInt(FIELD_ID),
+        ObjectKind.fromCode(r.requireByte(FIELD_KIND)),
+        r.requireString(FIELD_NAME),
+        r.getInt(FIELD_PARENT_ID, 0),
+        r.getInt(FIELD_JOB_ID, 0),
+        r.getString(FIELD_DEFINITION, ""),
+        cols,
+        r.longs(FIELD_PK).stream().map(Math::toIntExact).toList());
+  }
+}

@@ -1,0 +1,240 @@
+package dev.tideway.meta.catalog;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tideway.common.plan.DispatcherKind;
+import dev.tideway.meta.catalog.DdlCommand.CancelJob;
+import dev.tideway.meta.catalog.DdlCommand.CreateStreamingJob;
+import dev.tideway.meta.catalog.DdlCommand.Drop;
+import dev.tideway.meta.catalog.DdlCommand.FinishJob;
+import dev.tideway.meta.catalog.DdlCommand.ReserveIds;
+import dev.tideway.meta.catalog.DdlReply.Rejected.Reason;
+import dev.tideway.meta.fragment.Plans;
+import dev.tideway.meta.metadata.CreateType;
+import dev.tideway.meta.metadata.FragmentGraph;
+import dev.tideway.meta.metadata.FragmentGraph.Actor;
+import dev.tideway.meta.metadata.JobStatus;
+import dev.tideway.meta.metadata.ObjectKind;
+import dev.tideway.meta.schedule.Worker;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** DDL decided purely: each test feeds commands and replays the decided changes. */
+class CatalogCoreTest {
+  static final ClusterView TWO_NODES =
+      new ClusterView(List.of(new Worker("c1", 2), new Worker("c2", 2)), 1_000);
+
+  CatalogCore core = new CatalogCore(Plans.OPERATOR_IDS);
+  CatalogState state;
+  int schema;
+
+  @BeforeEach
+  void bootstrap() {
+    state = CatalogState.empty();
+    core.bootstrap(state).forEach(c -> state = state.apply(c));
+    schema = state.find(1, CatalogCore.DEFAULT_SCHEMA, ObjectKind.SCHEMA).orElseThrow().id();
+    assertThat(core.bootstrap(state)).as("bootstrap is idempotent").isEmpty();
+  }
+
+  DdlReply run(DdlCommand cmd, ClusterView view) {
+    DdlDecision d = core.decide(cmd, state, view);
+    if (d.reply() instanceof DdlReply.Rejected) {
+      assertThat(d.changes()).as("a rejection changes nothing").isEmpty();
+    }
+    d.changes().forEach(c -> state = state.apply(c));
+    return d.reply();
+  }
+
+  int[] reserve(int n) {
+    DdlReply.IdsReserved r = (DdlReply.IdsReserved) run(new ReserveIds(n), TWO_NODES);
+    assertThat(state.nextId().next()).isEqualTo(r.toExclusive());
+    int[] ids = new int[n];
+    for (int i = 0; i < n; i++) {
+      ids[i] = r.from() + i;
+    }
+    return ids;
+  }
+
+  DdlReply.JobAccepted createCountMv(String name, CreateType type) {
+    int[] ids = reserve(3);
+    return (DdlReply.JobAccepted)
+        run(
+            new CreateStreamingJob(
+                ObjectKind.MATERIALIZED_VIEW,
+                schema,
+                name,
+                "CREATE MATERIALIZED VIEW " + name,
+                Plans.countByK(ids[0], ids[1], ids[2]),
+                type),
+            TWO_NODES);
+  }
+
+  @Test
+  void acceptedJobIsVisibleAsCreatingWithItsObjectsAndPlacement() {
+    DdlReply.JobAccepted acc = createCountMv("mv1", CreateType.BACKGROUND);
+    int jobId = acc.job().jobId();
+    assertThat(state.jobs().get(jobId).status()).isEqualTo(JobStatus.CREATING);
+    assertThat(state.jobs().get(jobId).createType()).isEqualTo(CreateType.BACKGROUND);
+    assertThat(state.jobs().get(jobId).createdAtMs()).isEqualTo(1_000);
+    assertThat(state.objects().get(jobId).kind()).isEqualTo(ObjectKind.MATERIALIZED_VIEW);
+    assertThat(state.objects().get(jobId).name()).isEqualTo("mv1");
+    assertThat(acc.job().objectIds()).hasSize(3);
+    assertThat(acc.job().objectIds().stream().map(id -> state.objects().get(id).kind()))
+        .containsExactlyInAnyOrder(
+            ObjectKind.MATERIALIZED_VIEW, ObjectKind.INTERNAL_TABLE, ObjectKind.INTERNAL_TABLE);
+    FragmentGraph g = state.fragments().get(jobId);
+    assertThat(g.fragments()).hasSize(2);
+    assertThat(g.actors()).hasSize(8).extracting(Actor::node).containsOnly("c1", "c2");
+    // fresh ids never collide with reserved or used ones
+    int maxId = g.actors().stream().mapToInt(Actor::actorId).max().orElseThrow();
+    assertThat(state.nextId().next()).isGreaterThan(maxId);
+  }
+
+  @Test
+  void duplicateNamesUnreservedIdsAndMissingComputeNodesAreRejected() {
+    createCountMv("mv1", CreateType.FOREGROUND);
+    int[] ids = reserve(3);
+    var again =
+        new CreateStreamingJob(
+            ObjectKind.MATERIALIZED_VIEW,
+            schema,
+            "mv1",
+            "",
+            Plans.countByK(ids[0], ids[1], ids[2]),
+            CreateType.FOREGROUND);
+    assertThat(run(again, TWO_NODES))
+        .isEqualTo(new DdlReply.Rejected(Reason.ALREADY_EXISTS, "relation 'mv1' already exists"));
+    var unreserved =
+        new CreateStreamingJob(
+            ObjectKind.MATERIALIZED_VIEW,
+            schema,
+            "mv2",
+            "",
+            Plans.countByK(900, 901, 902),
+            CreateType.FOREGROUND);
+    assertThat(run(unreserved, TWO_NODES))
+        .isInstanceOfSatisfying(
+            DdlReply.Rejected.class, r -> assertThat(r.reason()).isEqualTo(Reason.INVALID));
+    var noNodes =
+        new CreateStreamingJob(
+            ObjectKind.MATERIALIZED_VIEW,
+            schema,
+            "mv3",
+            "",
+            Plans.countByK(ids[0], ids[1], ids[2]),
+            CreateType.FOREGROUND);
+    assertThat(run(noNodes, new ClusterView(List.of(), 0)))
+        .isInstanceOfSatisfying(
+            DdlReply.Rejected.class,
+            r -> assertThat(r.reason()).isEqualTo(Reason.NO_COMPUTE_NODES));
+  }
+
+  @Test
+  void mvOnMvIsCoLocatedWithItsUpstreamAndBlocksItsDrop() {
+    int upstream = createCountMv("mv1", CreateType.FOREGROUND).job().jobId();
+    int[] ids = reserve(2);
+    DdlReply.JobAccepted down =
+        (DdlReply.JobAccepted)
+            run(
+                new CreateStreamingJob(
+                    ObjectKind.MATERIALIZED_VIEW,
+                    schema,
+                    "mv2",
+                    "",
+                    Plans.mvOnMv(upstream, ids[0], ids[1]),
+                    CreateType.FOREGROUND),
+                TWO_NODES);
+    FragmentGraph up = state.fragments().get(upstream);
+    FragmentGraph.Fragment scan = down.graph().fragments().get(0);
+    FragmentGraph.Edge edge = scan.upstreams().get(0);
+    assertThat(edge.kind()).isEqualTo(DispatcherKind.NO_SHUFFLE);
+    assertThat(edge.crossJob()).isTrue();
+    List<Actor> upActors = up.actorsOf(edge.upstreamFragmentId());
+    List<Actor> scanActors = down.graph().actorsOf(scan.fragmentId());
+    assertThat(scanActors)
+        .extracting(Actor::node)
+        .isEqualTo(upActors.stream().map(Actor::node).toList());
+    assertThat(scanActors)
+        .extracting(Actor::vnodes)
+        .isEqualTo(upActors.stream().map(Actor::vnodes).toList());
+
+    assertThat(run(new Drop(ObjectKind.MATERIALIZED_VIEW, schema, "mv1"), TWO_NODES))
+        .isInstanceOfSatisfying(
+            DdlReply.Rejected.class,
+            r -> assertThat(r.message()).contains("jobs [" + down.job().jobId() + "]"));
+    assertThat(run(new Drop(ObjectKind.MATERIALIZED_VIEW, schema, "mv2"), TWO_NODES))
+        .isInstanceOf(DdlReply.JobRemoved.class);
+    assertThat(run(new Drop(ObjectKind.MATERIALIZED_VIEW, schema, "mv1"), TWO_NODES))
+        .isInstanceOf(DdlReply.JobRemoved.class);
+  }
+
+  @Test
+  void dropRemovesTheJobItsObjectsAndFragmentsAndNamesActorsAndTables() {
+    DdlReply.JobAccepted acc = createCountMv("mv1", CreateType.FOREGROUND);
+    int objectsBefore = state.objects().size();
+    DdlReply.JobRemoved removed =
+        (DdlReply.JobRemoved) run(new Drop(ObjectKind.MATERIALIZED_VIEW, schema, "mv1"), TWO_NODES);
+    assertThat(removed.actorIds()).hasSize(acc.graph().actors().size());
+    assertThat(removed.tableIds()).containsExactlyInAnyOrderElementsOf(acc.job().objectIds());
+    assertThat(state.jobs()).isEmpty();
+    assertThat(state.fragments()).isEmpty();
+    assertThat(state.objects()).hasSize(objectsBefore - 3);
+    assertThat(run(new Drop(ObjectKind.MATERIALIZED_VIEW, schema, "mv1"), TWO_NODES))
+        .isInstanceOfSatisfying(
+            DdlReply.Rejected.class, r -> assertThat(r.reason()).isEqualTo(Reason.NOT_FOUND));
+  }
+
+  @Test
+  void onlyCreatingJobsCanBeCancelledAndFinishFlipsToCreated() {
+    int a = createCountMv("a", CreateType.BACKGROUND).job().jobId();
+    int b = createCountMv("b", CreateType.BACKGROUND).job().jobId();
+    run(new FinishJob(a, new byte[] {9}), TWO_NODES);
+    assertThat(state.jobs().get(a).status()).isEqualTo(JobStatus.CREATED);
+    assertThat(state.jobs().get(a).progressSnapshot()).containsExactly(9);
+    assertThat(run(new CancelJob(a), TWO_NODES))
+        .isInstanceOfSatisfying(
+            DdlReply.Rejected.class, r -> assertThat(r.reason()).isEqualTo(Reason.WRONG_STATUS));
+    assertThat(run(new CancelJob(b), TWO_NODES)).isInstanceOf(DdlReply.JobRemoved.class);
+    assertThat(state.jobs()).containsOnlyKeys(a);
+  }
+
+  @Test
+  void createTableFromSourceAndCreateSource() {
+    int[] ids = reserve(2);
+    DdlReply t =
+        run(
+            new CreateStreamingJob(
+                ObjectKind.TABLE,
+                schema,
+                "t",
+                "CREATE TABLE t",
+                Plans.sourceTable(ids[0], ids[1]),
+                CreateType.FOREGROUND),
+            TWO_NODES);
+    assertThat(t)
+        .isInstanceOfSatisfying(
+            DdlReply.JobAccepted.class,
+            j ->
+                assertThat(state.objects().get(j.job().jobId()).kind())
+                    .isEqualTo(ObjectKind.TABLE));
+    int[] s = reserve(1);
+    DdlReply src =
+        run(
+            new CreateStreamingJob(
+                ObjectKind.SOURCE,
+                schema,
+                "s",
+                "CREATE SOURCE s",
+                Plans.source(s[0]),
+                CreateType.FOREGROUND),
+            TWO_NODES);
+    assertThat(src)
+        .isInstanceOfSatisfying(
+            DdlReply.JobAccepted.class,
+            j -> {
+              assertThat(state.objects().get(j.job().jobId()).kind()).isEqualTo(ObjectKind.SOURCE);
+              assertThat(state.objects().get(j.job().jobId()).columns()).hasSize(2);
+            });
+  }
+}

@@ -1,0 +1,67 @@
+package dev.tideway.meta.metadata;
+
+import dev.tideway.common.plan.ColumnDesc;
+import dev.tideway.common.plan.DispatcherKind;
+import dev.tideway.common.types.DataType;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/** One fixed sample of every persisted record (the golden files hold their encodings). */
+public final class MetadataSamples {
+  private MetadataSamples() {}
+
+  public static final SystemParams PARAMS = new SystemParams(250, 2, 3, 8);
+
+  public static final CatalogObject MV =
+      new CatalogObject(
+          7,
+          ObjectKind.MATERIALIZED_VIEW,
+          "mv_counts",
+          3,
+          7,
+          "CREATE MATERIALIZED VIEW mv_counts AS SELECT k, count(*) FROM t GROUP BY k",
+          List.of(
+              new ColumnDesc(0, "k", DataType.INT), new ColumnDesc(1, "count", DataType.BIGINT)),
+          List.of(0));
+
+  public static final JobRecord JOB =
+      new JobRecord(
+          7,
+          MV.definition(),
+          JobStatus.CREATING,
+          CreateType.BACKGROUND,
+          1_700_000_000_000L,
+          List.of(7, 8),
+          "progress".getBytes(StandardCharsets.UTF_8));
+
+  public static final FragmentGraph GRAPH =
+      new FragmentGraph(
+          7,
+          "test-codec",
+          List.of(
+              new FragmentGraph.Fragment(
+                  10, FragmentDistribution.HASH, List.of(), List.of(8), new byte[] {1, 2, 3}),
+              new FragmentGraph.Fragment(
+                  11,
+                  FragmentDistribution.SINGLETON,
+                  List.of(new FragmentGraph.Edge(10, DispatcherKind.HASH, List.of(0), false)),
+                  List.of(7),
+                  new byte[] {4})),
+          List.of(
+              new FragmentGraph.Actor(
+                  12, 10, "compute-1:5688", VnodeBitmap.range(0, 128), List.of()),
+              new FragmentGraph.Actor(
+                  13, 10, "compute-2:5688", VnodeBitmap.range(128, 256), List.of()),
+              new FragmentGraph.Actor(
+                  14, 11, "compute-1:5688", VnodeBitmap.all(), List.of(12, 13))));
+
+  public static final VersionPointer POINTER =
+      new VersionPointer(42, 123_456L << 16, "version/checkpoint-42");
+
+  public static final NodeInfo NODE =
+      new NodeInfo("compute", "compute-1:5688", 99, 4, 1_700_000_000_123L);
+
+  public static final LeaderInfo LEADER = new LeaderInfo("meta-1:5690", "127.0.0.1:5691", 3);
+
+  public static final NextId NEXT_ID = new NextId(15);
+}
