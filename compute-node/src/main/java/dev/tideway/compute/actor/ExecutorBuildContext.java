@@ -1,0 +1,44 @@
+package dev.tideway.compute.actor;
+
+import dev.tideway.barrier.executor.ExecutorInfo;
+import dev.tideway.common.check.Checks;
+import dev.tideway.common.plan.StreamPlanNode;
+import dev.tideway.common.time.Clock;
+import java.util.BitSet;
+import java.util.List;
+
+/**
+ * What an {@link ExecutorBuilder} may know about the actor it builds for. Grows as the runtime does
+ * (the state store handle joins once storage is wired in).
+ *
+ * @param actorId the actor
+ * @param fragmentId the fragment the actor is an instance of
+ * @param vnodes the vnodes this actor owns (a copy; 256 bits); all for a singleton
+ * @param barrierInbox where the node injects barriers; sources and other root executors poll it
+ * @param splits the source splits this actor owns (empty for non-source actors)
+ * @param clock the node's clock
+ */
+public record ExecutorBuildContext(
+    int actorId,
+    int fragmentId,
+    BitSet vnodes,
+    BarrierInbox barrierInbox,
+    List<String> splits,
+    Clock clock) {
+  public ExecutorBuildContext {
+    Checks.checkNotNull(barrierInbox, "barrier inbox of actor " + actorId);
+    Checks.checkNotNull(clock, "clock");
+    vnodes = (BitSet) vnodes.clone();
+    splits = List.copyOf(splits);
+  }
+
+  @Override
+  public BitSet vnodes() {
+    return (BitSet) vnodes.clone();
+  }
+
+  /** The {@link ExecutorInfo} for {@code node} in this actor. */
+  public ExecutorInfo infoOf(StreamPlanNode node) {
+    return new ExecutorInfo(actorId, node.operatorId(), node.node().kindName());
+  }
+}
