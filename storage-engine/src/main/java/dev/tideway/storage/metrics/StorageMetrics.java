@@ -1,0 +1,57 @@
+package dev.tideway.storage.metrics;
+
+import dev.tideway.storage.sst.BlockCache;
+import dev.tideway.storage.version.Version;
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.Gauge;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+
+/**
+ * The storage engine's Prometheus metrics, registered in the registry the node exposes on {@code
+ * /metrics}. Names start with {@code tideway_storage_}. Thread-safe (the client's metrics are).
+ */
+public final class StorageMetrics {
+  public final Counter syncBytes;
+  public final Counter syncRows;
+  public final Histogram syncDuration;
+  public final Gauge sstCount;
+  public final Counter compactionReadBytes;
+  public final Counter compactionWriteBytes;
+  public final Counter compactionDroppedKeys;
+  public final Counter blockCacheHits;
+  public final Counter blockCacheMisses;
+
+  public StorageMetrics(PrometheusRegistry registry, BlockCache cache) {
+    syncBytes = Counter.builder().name("tideway_storage_sync_bytes").help("Bytes of SSTs written by sync").register(registry);
+    syncRows = Counter.builder().name("tideway_storage_sync_rows").help("Rows written by sync").register(registry);
+    syncDuration =
+        Histogram.builder().name("tideway_storage_sync_duration_seconds").help("Duration of sync(epoch)").register(registry);
+    sstCount =
+        Gauge.builder().name("tideway_storage_sst_count").help("SSTs per level of the current version").labelNames("level").register(registry);
+    compactionReadBytes =
+        Counter.builder().name("tideway_storage_compaction_read_bytes").help("SST bytes read by compaction").register(registry);
+    compactionWriteBytes =
+        Counter.builder().name("tideway_storage_compaction_write_bytes").help("SST bytes written by compaction").register(registry);
+    compactionDroppedKeys =
+        Counter.builder().name("tideway_storage_compaction_dropped_keys").help("Key versions dropped by compaction").register(registry);
+    blockCacheHits = Counter.builder().name("tideway_storage_block_cache_hits").help("Block cache hits").register(registry);
+    blockCacheMisses = Counter.builder().name("tideway_storage_block_cache_misses").help("Block cache misses").register(registry);
+    GaugeWithCallback.builder()
+        .name("tideway_storage_block_cache_hit_ratio")
+        .help("Block cache hits / lookups since start")
+        .callback(
+            cb -> {
+              long h = cache.hits();
+              long total = h + cache.misses();
+              cb.call(total == 0 ? 0 : (double) h / total);
+            })
+        .register(registry);
+  }
+
+  /** Updates the per-level gauges after a version change. */
+  public void onVersion(Version v) {
+    v.sstCountPerLevel().forEach((level, n) -> sstCount.labelValues(Integer.toString(level)).set(n));
+  }
+}
