@@ -25,7 +25,8 @@ public final class RemoteInput implements InputChannel {
   private final long channel;
   private final int window;
   private final int grantBatch;
-  private final Consumer<ExchangeMessage.Credit> creditTransport;
+  /** Set when the downstream actor is built; frames may arrive (but are not consumed) before. */
+  private volatile Consumer<ExchangeMessage.Credit> creditTransport;
   private final ConcurrentLinkedQueue<ExchangeMessage.Frame> frames = new ConcurrentLinkedQueue<>();
 
   /** Frames received and not yet fully consumed; never above the window. */
@@ -44,13 +45,27 @@ public final class RemoteInput implements InputChannel {
 
   /**
    * @param window the sender's credit window (frames)
-   * @param creditTransport sends a credit to the sending node (never blocks)
    */
-  public RemoteInput(long channel, int window, Consumer<ExchangeMessage.Credit> creditTransport) {
+  public RemoteInput(long channel, int window) {
     Checks.checkArgument(window >= 1, "channel %s: window %s", ChannelId.toString(channel), window);
     this.channel = channel;
     this.window = window;
     this.grantBatch = Math.max(1, window / 4);
+  }
+
+  /** A remote input whose credits go to {@code creditTransport}. */
+  public static RemoteInput bound(
+      long channel, int window, Consumer<ExchangeMessage.Credit> creditTransport) {
+    RemoteInput in = new RemoteInput(channel, window);
+    in.bindCredits(creditTransport);
+    return in;
+  }
+
+  /**
+   * Sets where credits go (the sending node's endpoint, never blocking). Must happen before the
+   * first {@link #poll}: the downstream actor is built, and binds, before it starts.
+   */
+  public void bindCredits(Consumer<ExchangeMessage.Credit> creditTransport) {
     this.creditTransport = creditTransport;
   }
 
@@ -127,7 +142,9 @@ public final class RemoteInput implements InputChannel {
     queuedFrames.decrementAndGet();
     if (++consumedSinceGrant == grantBatch) {
       consumedSinceGrant = 0;
-      creditTransport.accept(new ExchangeMessage.Credit(channel, grantBatch));
+      Consumer<ExchangeMessage.Credit> t = creditTransport;
+      Checks.checkState(t != null, "channel %s: consumed before its credits were bound", ChannelId.toString(channel));
+      t.accept(new ExchangeMessage.Credit(channel, grantBatch));
     }
   }
 

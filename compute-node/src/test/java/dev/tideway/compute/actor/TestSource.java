@@ -27,6 +27,7 @@ public final class TestSource implements Executor {
   private final int rowsPerChunk;
   private final long keyStep;
   private final AtomicBoolean killed = new AtomicBoolean();
+  private volatile long failAtEpoch = -1;
   private long nextKey;
   private int chunksLeft;
   private boolean started;
@@ -50,6 +51,11 @@ public final class TestSource implements Executor {
   /** Makes the next call to {@link #next()} throw (an actor crash). */
   public void kill() {
     killed.set(true);
+  }
+
+  /** Makes the source throw instead of emitting the barrier with {@code curr == epoch}. */
+  public void failAtBarrier(long epoch) {
+    failAtEpoch = epoch;
   }
 
   public long emittedRows() {
@@ -78,6 +84,10 @@ public final class TestSource implements Executor {
       }
       Barrier b = inbox.poll(20);
       if (b != null) {
+        if (b.curr() == failAtEpoch) {
+          throw new IllegalStateException(
+              "test source of actor " + info.actorId() + " crashed at barrier " + b);
+        }
         started = true;
         chunksLeft = chunksPerEpoch;
         return b;

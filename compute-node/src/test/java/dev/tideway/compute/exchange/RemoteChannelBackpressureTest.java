@@ -42,7 +42,7 @@ class RemoteChannelBackpressureTest {
   void aSlowConsumerHoldsTheProducerToTheWindowAndEverythingArrivesInOrder() throws Exception {
     LinkedBlockingQueue<Object> network = new LinkedBlockingQueue<>();
     RemoteOutput out = new RemoteOutput(CH, WINDOW, 1, 30_000, network::add);
-    RemoteInput in = new RemoteInput(CH, WINDOW, network::add);
+    RemoteInput in = RemoteInput.bound(CH, WINDOW, network::add);
     AtomicInteger minCredits = new AtomicInteger(WINDOW);
     AtomicInteger maxInFlight = new AtomicInteger();
     AtomicLong consumedFrames = new AtomicLong();
@@ -151,7 +151,7 @@ class RemoteChannelBackpressureTest {
 
   @Test
   void aLostFrameFailsTheChannelOnTheConsumerSide() throws Exception {
-    RemoteInput in = new RemoteInput(CH, WINDOW, c -> {});
+    RemoteInput in = RemoteInput.bound(CH, WINDOW, c -> {});
     in.onFrame(new ExchangeMessage.Frame(CH, 0, List.of(TestBarriers.barrier(1))));
     in.onFrame(new ExchangeMessage.Frame(CH, 2, List.of(TestBarriers.barrier(3))));
     assertThat(in.poll()).isEqualTo(TestBarriers.barrier(1));

@@ -1,0 +1,242 @@
+package dev.tideway.compute.node;
+
+import dev.tideway.barrier.executor.Executor;
+import dev.tideway.barrier.local.LocalBarrierEnvironment;
+import dev.tideway.barrier.local.LocalBarrierManager;
+import dev.tideway.barrier.local.SyncRequest;
+import dev.tideway.barrier.message.Barrier;
+import dev.tideway.barrier.message.BarrierCompleted;
+import dev.tideway.barrier.message.NodeFailure;
+import dev.tideway.barrier.message.SyncResult;
+import dev.tideway.compute.actor.ActorReporter;
+import dev.tideway.compute.actor.BarrierInbox;
+import dev.tideway.compute.actor.StreamActor;
+import dev.tideway.compute.exchange.ExchangeRegistry;
+import dev.tideway.compute.node.ComputeCommand.ActorCollected;
+import dev.tideway.compute.node.ComputeCommand.ActorExited;
+import dev.tideway.compute.node.ComputeCommand.ActorFailed;
+import dev.tideway.compute.node.ComputeCommand.BuildActors;
+import dev.tideway.compute.node.ComputeCommand.DropActors;
+import dev.tideway.compute.node.ComputeCommand.Inject;
+import dev.tideway.compute.node.ComputeCommand.ResetForRecovery;
+import dev.tideway.compute.node.ComputeCommand.SyncFinished;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The node's control loop, one Pekko actor at {@code /user/compute}: serves meta's commands (build,
+ * inject, drop, reset), owns the barrier module's {@link LocalBarrierManager} and the node's {@link
+ * StreamActor}s, and receives the actors' reports as messages. Everything mutable here is confined
+ * to this actor; actor threads only {@code tell} it.
+ *
+ * <p>It is also the manager's {@link LocalBarrierEnvironment}: barriers go into the root actors'
+ * {@link BarrierInbox}es, completions and failures go to the meta leader (the {@code replyTo} of
+ * the latest command), and a checkpoint sync is answered at once with no SSTs until the state store
+ * is wired in.
+ */
+final class ComputeControl extends AbstractBehavior<ComputeCommand>
+    implements LocalBarrierEnvironment<Object> {
+  /** Actor name under {@code /user}. */
+  static final String NAME = "compute";
+
+  private static final Logger LOG = LoggerFactory.getLogger(ComputeControl.class);
+  private static final long DROP_JOIN_MS = 5_000;
+
+  private final int nodeId;
+  private final ActorFactory factory;
+  private final ExchangeRegistry registry;
+  private final LocalBarrierManager<Object> barriers;
+  private final Map<Integer, StreamActor> actors = new HashMap<>();
+  private final Map<Integer, BarrierInbox> inboxes = new HashMap<>();
+
+  /** Where completions and failures go: the replyTo of the latest meta command. */
+  private ActorRef<ComputeEvent> meta;
+
+  static Behavior<ComputeCommand> create(int nodeId, ActorFactory factory, ExchangeRegistry reg) {
+    return Behaviors.setup(ctx -> new ComputeControl(ctx, nodeId, factory, reg));
+  }
+
+  private ComputeControl(
+      ActorContext<ComputeCommand> ctx, int nodeId, ActorFactory factory, ExchangeRegistry reg) {
+    super(ctx);
+    this.nodeId = nodeId;
+    this.factory = factory;
+    this.registry = reg;
+    this.barriers = new LocalBarrierManager<>(nodeId, this);
+  }
+
+  @Override
+  public Receive<ComputeCommand> createReceive() {
+    return newReceiveBuilder()
+        .onMessage(BuildActors.class, this::onBuild)
+        .onMessage(Inject.class, this::onInject)
+        .onMessage(DropActors.class, this::onDrop)
+        .onMessage(ResetForRecovery.class, this::onReset)
+        .onMessage(ActorCollected.class, this::onCollected)
+        .onMessage(ActorExited.class, this::onExited)
+        .onMessage(ActorFailed.class, this::onActorFailed)
+        .onMessage(SyncFinished.class, this::onSyncFinished)
+        .build();
+  }
+
+  private Behavior<ComputeCommand> onBuild(BuildActors cmd) {
+    meta = cmd.replyTo();
+    List<StreamActor> built = new ArrayList<>();
+    try {
+      for (ActorSpec spec : cmd.actors()) {
+        BarrierInbox inbox = new BarrierInbox(spec.actorId());
+        Executor root = factory.build(spec, inbox, cmd.actorNodes());
+        StreamActor a = new StreamActor(spec.actorId(), root, reporter());
+        inboxes.put(spec.actorId(), inbox);
+        actors.put(spec.actorId(), a);
+        built.add(a);
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("node {}: build {} failed", nodeId, cmd.requestId(), e);
+      for (StreamActor a : built) {
+        forget(a.actorId());
+      }
+      cmd.replyTo()
+          .tell(new ComputeEvent.CommandFailed(nodeId, cmd.requestId(), String.valueOf(e)));
+      return this;
+    }
+    built.forEach(StreamActor::start);
+    cmd.replyTo().tell(new ComputeEvent.Ack(nodeId, cmd.requestId()));
+    return this;
+  }
+
+  private Behavior<ComputeCommand> onInject(Inject cmd) {
+    meta = cmd.replyTo();
+    barriers.inject(cmd.inject());
+    return this;
+  }
+
+  private Behavior<ComputeCommand> onDrop(DropActors cmd) {
+    meta = cmd.replyTo();
+    dropAll(cmd.actors());
+    cmd.replyTo().tell(new ComputeEvent.Ack(nodeId, cmd.requestId()));
+    return this;
+  }
+
+  private Behavior<ComputeCommand> onReset(ResetForRecovery cmd) {
+    meta = cmd.replyTo();
+    dropAll(Set.copyOf(actors.keySet()));
+    registry.clear();
+    barriers.reset(cmd.generation());
+    cmd.replyTo().tell(new ComputeEvent.Ack(nodeId, cmd.requestId()));
+    return this;
+  }
+
+  private Behavior<ComputeCommand> onCollected(ActorCollected e) {
+    barriers.collect(e.actorId(), e.epoch());
+    return this;
+  }
+
+  private Behavior<ComputeCommand> onExited(ActorExited e) {
+    LOG.debug("node {}: actor {} exited (stopped={})", nodeId, e.actorId(), e.stopped());
+    forget(e.actorId());
+    return this;
+  }
+
+  private Behavior<ComputeCommand> onActorFailed(ActorFailed e) {
+    LOG.warn("node {}: actor {} failed: {}", nodeId, e.actorId(), e.reason());
+    barriers.actorFailed(e.actorId(), e.reason());
+    return this;
+  }
+
+  private Behavior<ComputeCommand> onSyncFinished(SyncFinished e) {
+    barriers.onSyncCompleted(e.curr(), e.generation(), e.result());
+    return this;
+  }
+
+  private void dropAll(Set<Integer> ids) {
+    for (int id : ids) {
+      StreamActor a = actors.get(id);
+      if (a == null) {
+        continue;
+      }
+      try {
+        if (!a.drop(DROP_JOIN_MS)) {
+          LOG.warn("node {}: actor {} did not exit within {} ms", nodeId, id, DROP_JOIN_MS);
+        }
+      } catch (InterruptedException ie) {
+        Thread.currentThread().interrupt();
+      }
+      forget(id);
+    }
+  }
+
+  private void forget(int actorId) {
+    actors.remove(actorId);
+    inboxes.remove(actorId);
+    registry.removeActor(actorId);
+  }
+
+  /** Reports from actor threads become messages to this actor. */
+  private ActorReporter reporter() {
+    ActorRef<ComputeCommand> self = getContext().getSelf();
+    return new ActorReporter() {
+      @Override
+      public void barrierCollected(int actorId, Barrier barrier) {
+        self.tell(new ActorCollected(actorId, barrier.epoch()));
+      }
+
+      @Override
+      public void actorExited(int actorId, boolean stopped) {
+        self.tell(new ActorExited(actorId, stopped));
+      }
+
+      @Override
+      public void actorFailed(int actorId, Throwable cause) {
+        self.tell(new ActorFailed(actorId, String.valueOf(cause)));
+      }
+    };
+  }
+
+  // ---- LocalBarrierEnvironment: called by the manager on this actor ----
+
+  @Override
+  public void sendBarrier(int actorId, Barrier barrier) {
+    BarrierInbox inbox = inboxes.get(actorId);
+    if (inbox == null) {
+      getContext().getSelf().tell(new ActorFailed(actorId, "no such actor on node " + nodeId));
+      return;
+    }
+    inbox.push(barrier);
+  }
+
+  @Override
+  public void sync(SyncRequest request) {
+    // No state store wired in yet: nothing to write, so the sync completes at once (as a message,
+    // since the manager expects the answer later).
+    getContext()
+        .getSelf()
+        .tell(
+            new SyncFinished(request.epoch().curr(), request.generation(), SyncResult.empty()));
+  }
+
+  @Override
+  public void completed(BarrierCompleted<Object> completed) {
+    if (meta != null) {
+      meta.tell(new ComputeEvent.Completed(completed));
+    }
+  }
+
+  @Override
+  public void failed(NodeFailure failure) {
+    if (meta != null) {
+      meta.tell(new ComputeEvent.Failed(failure));
+    }
+  }
+}
