@@ -25,8 +25,10 @@ public final class RemoteInput implements InputChannel {
   private final long channel;
   private final int window;
   private final int grantBatch;
+
   /** Set when the downstream actor is built; frames may arrive (but are not consumed) before. */
   private volatile Consumer<ExchangeMessage.Credit> creditTransport;
+
   private final ConcurrentLinkedQueue<ExchangeMessage.Frame> frames = new ConcurrentLinkedQueue<>();
 
   /** Frames received and not yet fully consumed; never above the window. */
@@ -143,7 +145,10 @@ public final class RemoteInput implements InputChannel {
     if (++consumedSinceGrant == grantBatch) {
       consumedSinceGrant = 0;
       Consumer<ExchangeMessage.Credit> t = creditTransport;
-      Checks.checkState(t != null, "channel %s: consumed before its credits were bound", ChannelId.toString(channel));
+      Checks.checkState(
+          t != null,
+          "channel %s: consumed before its credits were bound",
+          ChannelId.toString(channel));
       t.accept(new ExchangeMessage.Credit(channel, grantBatch));
     }
   }

@@ -92,8 +92,7 @@ final class ActorFactory {
       for (int up : ups) {
         inputs.add(input(up, spec.actorId(), nodes));
       }
-      return CheckedExecutor.wrap(
-          new MergeExecutor(ctx.infoOf(node), node.outputSchema(), inputs));
+      return CheckedExecutor.wrap(new MergeExecutor(ctx.infoOf(node), node.outputSchema(), inputs));
     }
     List<Executor> inputs = new ArrayList<>();
     for (StreamPlanNode in : node.inputs()) {

@@ -33,7 +33,10 @@ public record ActorSpec(
     dispatches = List.copyOf(dispatches);
     splits = List.copyOf(splits);
     Checks.checkArgument(
-        dispatches.size() <= 1, "actor %s: %s dispatchers, at most 1 supported", actorId, dispatches.size());
+        dispatches.size() <= 1,
+        "actor %s: %s dispatchers, at most 1 supported",
+        actorId,
+        dispatches.size());
   }
 
   @Override

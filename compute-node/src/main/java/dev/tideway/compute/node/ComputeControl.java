@@ -222,8 +222,7 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
     // since the manager expects the answer later).
     getContext()
         .getSelf()
-        .tell(
-            new SyncFinished(request.epoch().curr(), request.generation(), SyncResult.empty()));
+        .tell(new SyncFinished(request.epoch().curr(), request.generation(), SyncResult.empty()));
   }
 
   @Override

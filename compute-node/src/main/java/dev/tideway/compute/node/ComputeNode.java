@@ -20,6 +20,8 @@ import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.Adapter;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.cluster.Cluster;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A compute process: an actor system that joins the Pekko cluster with role {@code compute} (found
@@ -33,6 +35,8 @@ import org.apache.pekko.cluster.Cluster;
 public final class ComputeNode implements AutoCloseable {
   /** The actor system's name; every member of one cluster uses it. */
   public static final String SYSTEM_NAME = "tideway";
+
+  private static final Logger LOG = LoggerFactory.getLogger(ComputeNode.class);
 
   private final ComputeNodeConfig config;
   private final ActorSystem<Void> system;
@@ -78,13 +82,19 @@ public final class ComputeNode implements AutoCloseable {
       if (!zk.blockUntilConnected((int) cfg.joinTimeoutMs(), TimeUnit.MILLISECONDS)) {
         throw new IllegalStateException("ZooKeeper " + cfg.zookeeper() + " unreachable");
       }
+      LOG.info("node {}: connected to ZooKeeper {}", cfg.nodeId(), cfg.zookeeper());
       CompletableFuture<ActorRef<ComputeCommand>> controlRef = new CompletableFuture<>();
       ExchangeRegistry registry = new ExchangeRegistry();
-      system = ActorSystem.create(guardian(cfg, builders, clock, registry, controlRef), SYSTEM_NAME, pekko);
+      system =
+          ActorSystem.create(
+              guardian(cfg, builders, clock, registry, controlRef), SYSTEM_NAME, pekko);
       ActorRef<ComputeCommand> control = controlRef.get(30, TimeUnit.SECONDS);
+      LOG.info("node {}: actor system up at {}, joining", cfg.nodeId(), system.address());
       ZkClusterJoin join = new ZkClusterJoin(zk, cfg.zkRoot());
       Cluster cluster = Cluster.get(Adapter.toClassic(system));
-      join.join(cluster, system.address().hashCode() ^ clock.currentTimeMillis(), cfg.joinTimeoutMs());
+      join.join(
+          cluster, system.address().hashCode() ^ clock.currentTimeMillis(), cfg.joinTimeoutMs());
+      LOG.info("node {}: Up in the cluster", cfg.nodeId());
       return new ComputeNode(cfg, system, zk, join, control);
     } catch (Exception | Error e) {
       if (system != null) {
@@ -117,7 +127,8 @@ public final class ComputeNode implements AutoCloseable {
               ExchangeEndpoint.create(registry, c -> new RemoteInput(c, cfg.creditWindow())),
               ExchangeEndpoint.NAME);
           controlRef.complete(
-              ctx.spawn(ComputeControl.create(cfg.nodeId(), factory, registry), ComputeControl.NAME));
+              ctx.spawn(
+                  ComputeControl.create(cfg.nodeId(), factory, registry), ComputeControl.NAME));
           return Behaviors.empty();
         });
   }
@@ -142,7 +153,8 @@ public final class ComputeNode implements AutoCloseable {
 
   /** The control ref of the node at {@code nodeAddress}, resolved in this node's system. */
   public ActorRef<ComputeCommand> controlAt(String nodeAddress) {
-    return ActorRefResolver.get(system).resolveActorRef(nodeAddress + "/user/" + ComputeControl.NAME);
+    return ActorRefResolver.get(system)
+        .resolveActorRef(nodeAddress + "/user/" + ComputeControl.NAME);
   }
 
   @Override
@@ -150,10 +162,14 @@ public final class ComputeNode implements AutoCloseable {
     try {
       join.close();
       zk.close();
-      Cluster.get(Adapter.toClassic(system)).leave(Cluster.get(Adapter.toClassic(system)).selfAddress());
+      Cluster.get(Adapter.toClassic(system))
+          .leave(Cluster.get(Adapter.toClassic(system)).selfAddress());
     } finally {
       system.terminate();
-      system.getWhenTerminated().toCompletableFuture().get(Duration.ofSeconds(30).toSeconds(), TimeUnit.SECONDS);
+      system
+          .getWhenTerminated()
+          .toCompletableFuture()
+          .get(Duration.ofSeconds(30).toSeconds(), TimeUnit.SECONDS);
     }
   }
 }

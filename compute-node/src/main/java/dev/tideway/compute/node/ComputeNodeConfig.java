@@ -32,7 +32,8 @@ public record ComputeNodeConfig(
     long stallTimeoutMs,
     long joinTimeoutMs) {
   public ComputeNodeConfig {
-    Checks.checkArgument(channelCapacity >= 1, "channel-capacity must be >= 1, got %s", channelCapacity);
+    Checks.checkArgument(
+        channelCapacity >= 1, "channel-capacity must be >= 1, got %s", channelCapacity);
     Checks.checkArgument(creditWindow >= 1, "credit-window must be >= 1, got %s", creditWindow);
   }
 
@@ -41,7 +42,9 @@ public record ComputeNodeConfig(
     Config c = root.getConfig("tideway.compute");
     String[] listen = c.getString("listen").split(":");
     Checks.checkArgument(
-        listen.length == 2, "tideway.compute.listen must be HOST:PORT, got %s", c.getString("listen"));
+        listen.length == 2,
+        "tideway.compute.listen must be HOST:PORT, got %s",
+        c.getString("listen"));
     return new ComputeNodeConfig(
         c.getInt("node-id"),
         listen[0],

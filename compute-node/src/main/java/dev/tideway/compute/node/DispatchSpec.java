@@ -11,8 +11,8 @@ import java.util.List;
  * @param kind hash, broadcast, simple or no-shuffle
  * @param distKeys the columns hashed to a vnode (HASH only)
  * @param downstreamActors the receiving actors (exactly one for SIMPLE and NO_SHUFFLE)
- * @param vnodeOwners HASH only: for each of the 256 vnodes, the index into {@code
- *     downstreamActors} of its owner; empty otherwise
+ * @param vnodeOwners HASH only: for each of the 256 vnodes, the index into {@code downstreamActors}
+ *     of its owner; empty otherwise
  */
 public record DispatchSpec(
     DispatcherKind kind,
@@ -23,7 +23,8 @@ public record DispatchSpec(
     distKeys = List.copyOf(distKeys);
     downstreamActors = List.copyOf(downstreamActors);
     vnodeOwners = List.copyOf(vnodeOwners);
-    Checks.checkArgument(!downstreamActors.isEmpty(), "%s dispatch without downstream actors", kind);
+    Checks.checkArgument(
+        !downstreamActors.isEmpty(), "%s dispatch without downstream actors", kind);
     boolean single = kind == DispatcherKind.SIMPLE || kind == DispatcherKind.NO_SHUFFLE;
     Checks.checkArgument(
         !single || downstreamActors.size() == 1,
@@ -38,7 +39,8 @@ public record DispatchSpec(
   }
 
   /** Vnode {@code v} goes to downstream actor {@code actors.get(v % actors.size())}. */
-  public static DispatchSpec hashRoundRobin(List<Integer> distKeys, List<Integer> downstreamActors) {
+  public static DispatchSpec hashRoundRobin(
+      List<Integer> distKeys, List<Integer> downstreamActors) {
     Integer[] owners = new Integer[VirtualNode.COUNT];
     for (int v = 0; v < owners.length; v++) {
       owners[v] = v % downstreamActors.size();

@@ -67,7 +67,11 @@ final class ZkClusterJoin implements AutoCloseable {
         } catch (TimeoutException e) {
           waitedMs += RETRY_MS;
           Checks.checkState(
-              waitedMs < timeoutMs, "node %s: not Up after %s ms (seeds %s)", self, timeoutMs, seeds);
+              waitedMs < timeoutMs,
+              "node %s: not Up after %s ms (seeds %s)",
+              self,
+              timeoutMs,
+              seeds);
         }
       }
       register(self, uid);
@@ -95,7 +99,11 @@ final class ZkClusterJoin implements AutoCloseable {
     String name = self.host().get() + ":" + self.port().get() + "-" + uid;
     registration =
         new PersistentNode(
-            zk, CreateMode.EPHEMERAL, false, membersPath + "/" + name, self.toString().getBytes(UTF_8));
+            zk,
+            CreateMode.EPHEMERAL,
+            false,
+            membersPath + "/" + name,
+            self.toString().getBytes(UTF_8));
     registration.start();
     Checks.checkState(
         registration.waitForInitialCreate(10, TimeUnit.SECONDS),

@@ -72,8 +72,7 @@ final class TestJob {
 
   static StreamPlanNode sinkPlan() {
     StreamPlanNode merge =
-        StreamPlanNode.leaf(
-            2, new StreamNode.Merge(SOURCE_FRAGMENT, DispatcherKind.HASH), SCHEMA);
+        StreamPlanNode.leaf(2, new StreamNode.Merge(SOURCE_FRAGMENT, DispatcherKind.HASH), SCHEMA);
     return StreamPlanNode.unary(3, new StreamNode.Materialize(table(200)), merge, SCHEMA);
   }
 

@@ -12,9 +12,9 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 
 /**
  * Two compute nodes (two Pekko members in this JVM over Artery TCP on loopback) found through an
- * in-process ZooKeeper, and a probe standing in for the meta leader: an actor on node A that
- * queues every {@link ComputeEvent} it receives. Commands to node B are sent through node A's
- * system, so they and their replies cross Artery and the Kryo serializer.
+ * in-process ZooKeeper, and a probe standing in for the meta leader: an actor on node A that queues
+ * every {@link ComputeEvent} it receives. Commands to node B are sent through node A's system, so
+ * they and their replies cross Artery and the Kryo serializer.
  */
 final class TwoNodeCluster implements AutoCloseable {
   final TestingServer zk;

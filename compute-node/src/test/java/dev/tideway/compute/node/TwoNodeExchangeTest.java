@@ -53,8 +53,14 @@ class TwoNodeExchangeTest {
 
   private static Map<Integer, String> placement() {
     return Map.of(
-        1, cluster.a.address(), 11, cluster.a.address(),
-        2, cluster.b.address(), 12, cluster.b.address());
+        1,
+        cluster.a.address(),
+        11,
+        cluster.a.address(),
+        2,
+        cluster.b.address(),
+        12,
+        cluster.b.address());
   }
 
   private static void build(int chunks, int rows) throws Exception {
@@ -64,16 +70,14 @@ class TwoNodeExchangeTest {
         new ComputeCommand.BuildActors(
             ra,
             List.of(
-                TestJob.source(1, List.of(11, 12), chunks, rows),
-                TestJob.sink(11, List.of(1, 2))),
+                TestJob.source(1, List.of(11, 12), chunks, rows), TestJob.sink(11, List.of(1, 2))),
             placement(),
             cluster.meta));
     cluster.controlB.tell(
         new ComputeCommand.BuildActors(
             rb,
             List.of(
-                TestJob.source(2, List.of(11, 12), chunks, rows),
-                TestJob.sink(12, List.of(1, 2))),
+                TestJob.source(2, List.of(11, 12), chunks, rows), TestJob.sink(12, List.of(1, 2))),
             placement(),
             cluster.meta));
     Set<ComputeEvent> acks = Set.of(cluster.take(), cluster.take());
