@@ -4,6 +4,7 @@ import dev.tideway.barrier.executor.ExecutorInfo;
 import dev.tideway.common.check.Checks;
 import dev.tideway.common.plan.StreamPlanNode;
 import dev.tideway.common.time.Clock;
+import dev.tideway.storage.api.StateStore;
 import java.util.BitSet;
 import java.util.List;
 
@@ -17,6 +18,8 @@ import java.util.List;
  * @param barrierInbox where the node injects barriers; sources and other root executors poll it
  * @param splits the source splits this actor owns (empty for non-source actors)
  * @param clock the node's clock
+ * @param stateStore the node's state store, for executors' state tables; null when the node runs
+ *     without storage (exchange and runtime tests)
  */
 public record ExecutorBuildContext(
     int actorId,
@@ -24,7 +27,8 @@ public record ExecutorBuildContext(
     BitSet vnodes,
     BarrierInbox barrierInbox,
     List<String> splits,
-    Clock clock) {
+    Clock clock,
+    StateStore stateStore) {
   public ExecutorBuildContext {
     Checks.checkNotNull(barrierInbox, "barrier inbox of actor " + actorId);
     Checks.checkNotNull(clock, "clock");

@@ -24,6 +24,7 @@ import dev.tideway.compute.exchange.OutputChannel;
 import dev.tideway.compute.exchange.RemoteInput;
 import dev.tideway.compute.exchange.RemoteOutput;
 import dev.tideway.compute.exchange.SimpleDispatcher;
+import dev.tideway.storage.api.StateStore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -49,6 +50,7 @@ final class ActorFactory {
   private final ExchangeRegistry registry;
   private final Function<String, ActorRef<ExchangeMessage>> endpointOf;
   private final Clock clock;
+  private final StateStore stateStore;
 
   ActorFactory(
       ComputeNodeConfig config,
@@ -56,20 +58,28 @@ final class ActorFactory {
       ExecutorBuilders builders,
       ExchangeRegistry registry,
       Function<String, ActorRef<ExchangeMessage>> endpointOf,
-      Clock clock) {
+      Clock clock,
+      StateStore stateStore) {
     this.config = config;
     this.selfAddress = selfAddress;
     this.builders = builders;
     this.registry = registry;
     this.endpointOf = endpointOf;
     this.clock = clock;
+    this.stateStore = stateStore;
   }
 
   /** Builds the root executor of {@code spec}; {@code actorNodes} locates every peer actor. */
   Executor build(ActorSpec spec, BarrierInbox inbox, Map<Integer, String> actorNodes) {
     ExecutorBuildContext ctx =
         new ExecutorBuildContext(
-            spec.actorId(), spec.fragmentId(), spec.vnodes(), inbox, spec.splits(), clock);
+            spec.actorId(),
+            spec.fragmentId(),
+            spec.vnodes(),
+            inbox,
+            spec.splits(),
+            clock,
+            stateStore);
     Executor chain = buildNode(ctx, spec, spec.plan(), actorNodes);
     if (spec.dispatches().isEmpty()) {
       return chain;

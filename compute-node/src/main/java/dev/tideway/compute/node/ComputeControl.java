@@ -8,6 +8,7 @@ import dev.tideway.barrier.message.Barrier;
 import dev.tideway.barrier.message.BarrierCompleted;
 import dev.tideway.barrier.message.NodeFailure;
 import dev.tideway.barrier.message.SyncResult;
+import dev.tideway.barrier.message.TableStatsDelta;
 import dev.tideway.compute.actor.ActorReporter;
 import dev.tideway.compute.actor.BarrierInbox;
 import dev.tideway.compute.actor.StreamActor;
@@ -19,7 +20,9 @@ import dev.tideway.compute.node.ComputeCommand.BuildActors;
 import dev.tideway.compute.node.ComputeCommand.DropActors;
 import dev.tideway.compute.node.ComputeCommand.Inject;
 import dev.tideway.compute.node.ComputeCommand.ResetForRecovery;
+import dev.tideway.compute.node.ComputeCommand.SyncFailed;
 import dev.tideway.compute.node.ComputeCommand.SyncFinished;
+import dev.tideway.storage.api.StateStore;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -42,8 +45,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>It is also the manager's {@link LocalBarrierEnvironment}: barriers go into the root actors'
  * {@link BarrierInbox}es, completions and failures go to the meta leader (the {@code replyTo} of
- * the latest command), and a checkpoint sync is answered at once with no SSTs until the state store
- * is wired in.
+ * the latest command), and a checkpoint sync runs on the state store's upload pool and comes back
+ * as a {@link SyncFinished} message.
  */
 final class ComputeControl extends AbstractBehavior<ComputeCommand>
     implements LocalBarrierEnvironment<Object> {
@@ -53,23 +56,36 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
   private static final Logger LOG = LoggerFactory.getLogger(ComputeControl.class);
   private static final long DROP_JOIN_MS = 5_000;
 
+  /** The actor id a failed sync is reported under (no actor failed; the node's store did). */
+  static final int SYNC_ACTOR_ID = -1;
+
   private final int nodeId;
   private final ActorFactory factory;
   private final ExchangeRegistry registry;
   private final LocalBarrierManager<Object> barriers;
+
+  /** Null when the node runs without storage: a checkpoint sync then completes with no SSTs. */
+  private final StateStore store;
+
   private final Map<Integer, StreamActor> actors = new HashMap<>();
   private final Map<Integer, BarrierInbox> inboxes = new HashMap<>();
 
   /** Where completions and failures go: the replyTo of the latest meta command. */
   private ActorRef<ComputeEvent> meta;
 
-  static Behavior<ComputeCommand> create(int nodeId, ActorFactory factory, ExchangeRegistry reg) {
-    return Behaviors.setup(ctx -> new ComputeControl(ctx, nodeId, factory, reg));
+  static Behavior<ComputeCommand> create(
+      int nodeId, ActorFactory factory, ExchangeRegistry reg, StateStore store) {
+    return Behaviors.setup(ctx -> new ComputeControl(ctx, nodeId, factory, reg, store));
   }
 
   private ComputeControl(
-      ActorContext<ComputeCommand> ctx, int nodeId, ActorFactory factory, ExchangeRegistry reg) {
+      ActorContext<ComputeCommand> ctx,
+      int nodeId,
+      ActorFactory factory,
+      ExchangeRegistry reg,
+      StateStore store) {
     super(ctx);
+    this.store = store;
     this.nodeId = nodeId;
     this.factory = factory;
     this.registry = reg;
@@ -87,6 +103,7 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
         .onMessage(ActorExited.class, this::onExited)
         .onMessage(ActorFailed.class, this::onActorFailed)
         .onMessage(SyncFinished.class, this::onSyncFinished)
+        .onMessage(SyncFailed.class, this::onSyncFailed)
         .build();
   }
 
@@ -133,6 +150,9 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
     meta = cmd.replyTo();
     dropAll(Set.copyOf(actors.keySet()));
     registry.clear();
+    if (store != null) {
+      store.clearUncommitted();
+    }
     barriers.reset(cmd.generation());
     cmd.replyTo().tell(new ComputeEvent.Ack(nodeId, cmd.requestId()));
     return this;
@@ -157,6 +177,14 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
 
   private Behavior<ComputeCommand> onSyncFinished(SyncFinished e) {
     barriers.onSyncCompleted(e.curr(), e.generation(), e.result());
+    return this;
+  }
+
+  private Behavior<ComputeCommand> onSyncFailed(SyncFailed e) {
+    if (e.generation() == barriers.generation()) {
+      LOG.warn("node {}: sync of epoch {} failed: {}", nodeId, e.curr(), e.reason());
+      barriers.actorFailed(SYNC_ACTOR_ID, "state store sync failed: " + e.reason());
+    }
     return this;
   }
 
@@ -218,11 +246,33 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
 
   @Override
   public void sync(SyncRequest request) {
-    // No state store wired in yet: nothing to write, so the sync completes at once (as a message,
-    // since the manager expects the answer later).
-    getContext()
-        .getSelf()
-        .tell(new SyncFinished(request.epoch().curr(), request.generation(), SyncResult.empty()));
+    long curr = request.epoch().curr();
+    long gen = request.generation();
+    ActorRef<ComputeCommand> self = getContext().getSelf();
+    if (store == null) {
+      // No state store: nothing to write; answer as a message, the manager expects it later.
+      self.tell(new SyncFinished(curr, gen, SyncResult.empty()));
+      return;
+    }
+    // The store syncs on its upload pool; the answer comes back as a message to this actor.
+    store
+        .sync(request.epoch().prev())
+        .whenComplete(
+            (r, err) ->
+                self.tell(
+                    err == null
+                        ? new SyncFinished(curr, gen, toBarrierResult(r))
+                        : new SyncFailed(curr, gen, String.valueOf(err))));
+  }
+
+  /** The store's SSTs and per-table stats delta, in the barrier protocol's terms. */
+  static SyncResult<Object> toBarrierResult(dev.tideway.storage.api.SyncResult r) {
+    List<TableStatsDelta> deltas = new ArrayList<>();
+    r.statsDelta()
+        .forEach(
+            (table, s) ->
+                deltas.add(new TableStatsDelta(table, s.totalKeyCount(), s.liveRowCount(), true)));
+    return new SyncResult<>(List.copyOf(r.ssts()), deltas);
   }
 
   @Override

@@ -19,6 +19,8 @@ import dev.tideway.common.serde.KryoIdRange;
 import dev.tideway.common.serde.KryoRegistrar;
 import dev.tideway.common.serde.KryoRegistrations;
 import dev.tideway.compute.exchange.ExchangeMessage;
+import dev.tideway.storage.api.SstInfo;
+import dev.tideway.storage.api.TableStats;
 import java.util.BitSet;
 
 /**
@@ -32,6 +34,7 @@ import java.util.BitSet;
  * 660..699  barrier-protocol classes the node sends (Message.Chunk, Barrier, mutations, epochs,
  *           InjectBarrier, BarrierCompleted, ...) and java.util.BitSet. The barrier module has no
  *           registrar yet; these move to its range (300..399) when it gets one, and then leave here.
+ *           680..689 likewise hold storage-engine's SstInfo and TableStats until storage has one.
  * </pre>
  */
 public final class ComputeKryoRegistrar implements KryoRegistrar {
@@ -77,6 +80,9 @@ public final class ComputeKryoRegistrar implements KryoRegistrar {
     r.addRecord(673, NodeFailure.class);
     r.addRecord(674, TableStatsDelta.class);
     r.add(675, ProgressBatch.class, ProgressBatchSerializer::new);
+    // storage-engine classes in BarrierCompleted (storage has no registrar yet either)
+    r.addRecord(680, SstInfo.class);
+    r.addRecord(681, TableStats.class);
     r.add(690, BitSet.class, BitSetSerializer::new);
   }
 

@@ -7,6 +7,7 @@ import dev.tideway.compute.actor.ExecutorBuilders;
 import dev.tideway.compute.exchange.ExchangeEndpoint;
 import dev.tideway.compute.exchange.ExchangeRegistry;
 import dev.tideway.compute.exchange.RemoteInput;
+import dev.tideway.storage.api.StateStore;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -65,6 +66,15 @@ public final class ComputeNode implements AutoCloseable {
    */
   public static ComputeNode start(Config root, ExecutorBuilders builders, Clock clock)
       throws Exception {
+    return start(root, builders, clock, null);
+  }
+
+  /**
+   * Starts a node whose executors and checkpoints use {@code stateStore} (null: no storage, a
+   * checkpoint then syncs nothing).
+   */
+  public static ComputeNode start(
+      Config root, ExecutorBuilders builders, Clock clock, StateStore stateStore) throws Exception {
     ComputeNodeConfig cfg = ComputeNodeConfig.from(root);
     Config pekko =
         ConfigFactory.parseString(
@@ -87,7 +97,7 @@ public final class ComputeNode implements AutoCloseable {
       ExchangeRegistry registry = new ExchangeRegistry();
       system =
           ActorSystem.create(
-              guardian(cfg, builders, clock, registry, controlRef), SYSTEM_NAME, pekko);
+              guardian(cfg, builders, clock, stateStore, registry, controlRef), SYSTEM_NAME, pekko);
       ActorRef<ComputeCommand> control = controlRef.get(30, TimeUnit.SECONDS);
       LOG.info("node {}: actor system up at {}, joining", cfg.nodeId(), system.address());
       ZkClusterJoin join = new ZkClusterJoin(zk, cfg.zkRoot());
@@ -109,6 +119,7 @@ public final class ComputeNode implements AutoCloseable {
       ComputeNodeConfig cfg,
       ExecutorBuilders builders,
       Clock clock,
+      StateStore stateStore,
       ExchangeRegistry registry,
       CompletableFuture<ActorRef<ComputeCommand>> controlRef) {
     return Behaviors.setup(
@@ -122,13 +133,15 @@ public final class ComputeNode implements AutoCloseable {
                   builders,
                   registry,
                   peer -> resolver.resolveActorRef(peer + "/user/" + ExchangeEndpoint.NAME),
-                  clock);
+                  clock,
+                  stateStore);
           ctx.spawn(
               ExchangeEndpoint.create(registry, c -> new RemoteInput(c, cfg.creditWindow())),
               ExchangeEndpoint.NAME);
           controlRef.complete(
               ctx.spawn(
-                  ComputeControl.create(cfg.nodeId(), factory, registry), ComputeControl.NAME));
+                  ComputeControl.create(cfg.nodeId(), factory, registry, stateStore),
+                  ComputeControl.NAME));
           return Behaviors.empty();
         });
   }

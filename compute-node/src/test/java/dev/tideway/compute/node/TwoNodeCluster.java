@@ -3,6 +3,9 @@ package dev.tideway.compute.node;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import dev.tideway.common.time.Clock;
+import dev.tideway.storage.api.StateStores;
+import dev.tideway.storage.api.Storage;
+import dev.tideway.storage.api.StorageOptions;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.test.TestingServer;
@@ -18,6 +21,8 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
  */
 final class TwoNodeCluster implements AutoCloseable {
   final TestingServer zk;
+  final Storage storageA = StateStores.open("memory://", StorageOptions.defaults());
+  final Storage storageB = StateStores.open("memory://", StorageOptions.defaults());
   final ComputeNode a;
   final ComputeNode b;
   final ActorRef<ComputeEvent> meta;
@@ -27,8 +32,8 @@ final class TwoNodeCluster implements AutoCloseable {
 
   TwoNodeCluster() throws Exception {
     zk = new TestingServer(true);
-    a = ComputeNode.start(config(1), TestJob.builders(), Clock.system());
-    b = ComputeNode.start(config(2), TestJob.builders(), Clock.system());
+    a = ComputeNode.start(config(1), TestJob.builders(), Clock.system(), storageA);
+    b = ComputeNode.start(config(2), TestJob.builders(), Clock.system(), storageB);
     meta =
         a.system()
             .systemActorOf(
@@ -76,6 +81,8 @@ final class TwoNodeCluster implements AutoCloseable {
         a.close();
       } finally {
         zk.close();
+        storageA.close();
+        storageB.close();
       }
     }
   }
