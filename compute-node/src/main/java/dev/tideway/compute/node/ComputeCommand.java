@@ -65,6 +65,9 @@ public sealed interface ComputeCommand {
   /** An actor's chain threw. */
   record ActorFailed(int actorId, String reason) implements ComputeCommand {}
 
+  /** The cluster member at {@code address} left or became unreachable. */
+  record PeerLost(String address, String why) implements ComputeCommand {}
+
   /** A checkpoint sync failed; the node fails its in-flight epochs. */
   record SyncFailed(long curr, long generation, String reason) implements ComputeCommand {}
 

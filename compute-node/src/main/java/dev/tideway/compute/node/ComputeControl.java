@@ -19,12 +19,14 @@ import dev.tideway.compute.node.ComputeCommand.ActorFailed;
 import dev.tideway.compute.node.ComputeCommand.BuildActors;
 import dev.tideway.compute.node.ComputeCommand.DropActors;
 import dev.tideway.compute.node.ComputeCommand.Inject;
+import dev.tideway.compute.node.ComputeCommand.PeerLost;
 import dev.tideway.compute.node.ComputeCommand.ResetForRecovery;
 import dev.tideway.compute.node.ComputeCommand.SyncFailed;
 import dev.tideway.compute.node.ComputeCommand.SyncFinished;
 import dev.tideway.storage.api.StateStore;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -34,6 +36,9 @@ import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.apache.pekko.cluster.ClusterEvent;
+import org.apache.pekko.cluster.typed.Cluster;
+import org.apache.pekko.cluster.typed.Subscribe;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -70,6 +75,11 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
   private final Map<Integer, StreamActor> actors = new HashMap<>();
   private final Map<Integer, BarrierInbox> inboxes = new HashMap<>();
 
+  /**
+   * The node of every actor this node's actors exchange with (from builds), to act on peer loss.
+   */
+  private final Map<Integer, String> peerActorNodes = new HashMap<>();
+
   /** Where completions and failures go: the replyTo of the latest meta command. */
   private ActorRef<ComputeEvent> meta;
 
@@ -86,6 +96,7 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
       StateStore store) {
     super(ctx);
     this.store = store;
+    subscribeToPeerLoss(ctx);
     this.nodeId = nodeId;
     this.factory = factory;
     this.registry = reg;
@@ -104,6 +115,7 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
         .onMessage(ActorFailed.class, this::onActorFailed)
         .onMessage(SyncFinished.class, this::onSyncFinished)
         .onMessage(SyncFailed.class, this::onSyncFailed)
+        .onMessage(PeerLost.class, this::onPeerLost)
         .build();
   }
 
@@ -128,6 +140,7 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
           .tell(new ComputeEvent.CommandFailed(nodeId, cmd.requestId(), String.valueOf(e)));
       return this;
     }
+    peerActorNodes.putAll(cmd.actorNodes());
     built.forEach(StreamActor::start);
     cmd.replyTo().tell(new ComputeEvent.Ack(nodeId, cmd.requestId()));
     return this;
@@ -150,6 +163,7 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
     meta = cmd.replyTo();
     dropAll(Set.copyOf(actors.keySet()));
     registry.clear();
+    peerActorNodes.clear();
     if (store != null) {
       store.clearUncommitted();
     }
@@ -178,6 +192,47 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
   private Behavior<ComputeCommand> onSyncFinished(SyncFinished e) {
     barriers.onSyncCompleted(e.curr(), e.generation(), e.result());
     return this;
+  }
+
+  /**
+   * A peer left or became unreachable: every remote input fed by an actor on it fails, so the
+   * merges reading them fail their actors and the in-flight epochs fail (outputs towards it fail by
+   * the credit stall timeout).
+   */
+  private Behavior<ComputeCommand> onPeerLost(PeerLost e) {
+    Set<Integer> lost = new HashSet<>();
+    peerActorNodes.forEach(
+        (actor, node) -> {
+          if (node.equals(e.address())) {
+            lost.add(actor);
+          }
+        });
+    if (!lost.isEmpty()) {
+      LOG.warn(
+          "node {}: peer {} lost ({}); failing channels from actors {}",
+          nodeId,
+          e.address(),
+          e.why(),
+          lost);
+      registry.failInputsFrom(lost, "peer " + e.address() + " " + e.why());
+    }
+    return this;
+  }
+
+  private void subscribeToPeerLoss(ActorContext<ComputeCommand> ctx) {
+    var subscriptions = Cluster.get(ctx.getSystem()).subscriptions();
+    subscriptions.tell(
+        Subscribe.create(
+            ctx.messageAdapter(
+                ClusterEvent.MemberRemoved.class,
+                m -> new PeerLost(m.member().address().toString(), "was removed")),
+            ClusterEvent.MemberRemoved.class));
+    subscriptions.tell(
+        Subscribe.create(
+            ctx.messageAdapter(
+                ClusterEvent.UnreachableMember.class,
+                m -> new PeerLost(m.member().address().toString(), "is unreachable")),
+            ClusterEvent.UnreachableMember.class));
   }
 
   private Behavior<ComputeCommand> onSyncFailed(SyncFailed e) {
