@@ -48,6 +48,11 @@ public final class ExchangeRegistry {
     return remoteInputs.get(channel);
   }
 
+  /** The remote inputs now registered (a snapshot), for metrics and tests. */
+  public java.util.List<RemoteInput> remoteInputs() {
+    return java.util.List.copyOf(remoteInputs.values());
+  }
+
   /** Forgets every channel that starts or ends at {@code actorId}. */
   public void removeActor(int actorId) {
     locals.keySet().removeIf(c -> touches(c, actorId));

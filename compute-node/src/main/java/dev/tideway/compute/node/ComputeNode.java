@@ -44,6 +44,7 @@ public final class ComputeNode implements AutoCloseable {
   private final CuratorFramework zk;
   private final ZkClusterJoin join;
   private final ActorRef<ComputeCommand> control;
+  private final ExchangeRegistry exchange;
   private final String address;
 
   private ComputeNode(
@@ -51,12 +52,14 @@ public final class ComputeNode implements AutoCloseable {
       ActorSystem<Void> system,
       CuratorFramework zk,
       ZkClusterJoin join,
-      ActorRef<ComputeCommand> control) {
+      ActorRef<ComputeCommand> control,
+      ExchangeRegistry exchange) {
     this.config = config;
     this.system = system;
     this.zk = zk;
     this.join = join;
     this.control = control;
+    this.exchange = exchange;
     this.address = Cluster.get(Adapter.toClassic(system)).selfAddress().toString();
   }
 
@@ -105,7 +108,7 @@ public final class ComputeNode implements AutoCloseable {
       join.join(
           cluster, system.address().hashCode() ^ clock.currentTimeMillis(), cfg.joinTimeoutMs());
       LOG.info("node {}: Up in the cluster", cfg.nodeId());
-      return new ComputeNode(cfg, system, zk, join, control);
+      return new ComputeNode(cfg, system, zk, join, control, registry);
     } catch (Exception | Error e) {
       if (system != null) {
         system.terminate();
@@ -158,6 +161,11 @@ public final class ComputeNode implements AutoCloseable {
   /** The control loop's ref (local to this node's system). */
   public ActorRef<ComputeCommand> control() {
     return control;
+  }
+
+  /** The node's channels (read-only use: metrics, tests). */
+  public ExchangeRegistry exchange() {
+    return exchange;
   }
 
   public ActorSystem<Void> system() {

@@ -24,6 +24,18 @@ public final class TestBarriers {
         i == 1 ? BarrierKind.INITIAL : BarrierKind.CHECKPOINT);
   }
 
+  /** Barrier {@code i} of a run whose epochs start after {@code epoch(base)}: i == 1 is INITIAL. */
+  public static Barrier barrier(int base, int i) {
+    return Barrier.of(
+        new EpochPair(epoch(base + i), epoch(base + i - 1)),
+        i == 1 ? BarrierKind.INITIAL : BarrierKind.CHECKPOINT);
+  }
+
+  /** Barrier {@code i} of a run after {@code epoch(base)}, stopping {@code actors}. */
+  public static Barrier stopAfter(int base, int i, Integer... actors) {
+    return stop(base + i, actors);
+  }
+
   /** Barrier {@code i} carrying a Stop of {@code actors}. */
   public static Barrier stop(int i, Integer... actors) {
     return new Barrier(

@@ -39,6 +39,12 @@ final class TestJob {
   /** Rows each sink actor received, by actor id. */
   static final Map<Integer, List<Row>> SINK_ROWS = new ConcurrentHashMap<>();
 
+  /** The number of barriers a sink had passed when each row reached it. */
+  static final Map<Row, Integer> ROW_EPOCH = new ConcurrentHashMap<>();
+
+  /** Milliseconds a sink sleeps per chunk (a slow consumer); 0 = none. */
+  static volatile int sinkSleepMsPerChunk;
+
   /** Built sources, by actor id (to crash one). */
   static final Map<Integer, TestSource> SOURCES = new ConcurrentHashMap<>();
 
@@ -151,13 +157,36 @@ final class TestJob {
           return info;
         }
 
+        private int barriersSeen;
+
         @Override
         public Message next() {
           Message m = in.next();
           if (m instanceof Message.Chunk c) {
-            c.chunk().visibleRows().forEach(r -> rows.add(r.row()));
+            c.chunk()
+                .visibleRows()
+                .forEach(
+                    r -> {
+                      rows.add(r.row());
+                      ROW_EPOCH.put(r.row(), barriersSeen);
+                    });
+            sleep();
+          } else if (m instanceof dev.tideway.barrier.message.Barrier) {
+            barriersSeen++;
           }
           return m;
+        }
+
+        private void sleep() {
+          int ms = sinkSleepMsPerChunk;
+          if (ms > 0) {
+            try {
+              dev.tideway.common.time.Clock.system().sleepMillis(ms);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+              throw new dev.tideway.compute.actor.ActorInterrupted("sink interrupted", e);
+            }
+          }
         }
       };
     }

@@ -7,9 +7,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tideway.barrier.message.Barrier;
 import dev.tideway.barrier.message.InjectBarrier;
 import dev.tideway.common.row.Row;
+import dev.tideway.common.time.Clock;
 import dev.tideway.common.types.DataType;
 import dev.tideway.common.vnode.VirtualNode;
 import dev.tideway.compute.actor.TestBarriers;
+import dev.tideway.compute.exchange.RemoteInput;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -45,8 +47,31 @@ class TwoNodeExchangeTest {
     }
   }
 
+  /** Epochs only go up, across tests too (the state stores check it): each test starts here. */
+  private static int epochBase;
+
+  /**
+   * Every test starts as after a recovery: both nodes reset to a new generation, and the test's
+   * epochs continue above the previous test's.
+   */
   @BeforeEach
-  void clearSinks() {
+  void resetNodesAndClearSinks() throws Exception {
+    generation++;
+    epochBase += 100;
+    cluster.controlA.tell(
+        new ComputeCommand.ResetForRecovery(++requestIds, generation, cluster.meta));
+    cluster.controlB.tell(
+        new ComputeCommand.ResetForRecovery(++requestIds, generation, cluster.meta));
+    ComputeEvent e;
+    int acks = 0;
+    while (acks < 2) {
+      e = cluster.take();
+      if (e instanceof ComputeEvent.Ack) {
+        acks++;
+      }
+    }
+    TestJob.sinkSleepMsPerChunk = 0;
+    TestJob.ROW_EPOCH.clear();
     TestJob.SINK_ROWS.clear();
     TestJob.SOURCES.clear();
   }
@@ -64,20 +89,25 @@ class TwoNodeExchangeTest {
   }
 
   private static void build(int chunks, int rows) throws Exception {
+    build(chunks, chunks, rows);
+  }
+
+  /** Source 1 emits {@code chunks1} and source 2 {@code chunks2} chunks per epoch. */
+  private static void build(int chunks1, int chunks2, int rows) throws Exception {
     long ra = ++requestIds;
     long rb = ++requestIds;
     cluster.controlA.tell(
         new ComputeCommand.BuildActors(
             ra,
             List.of(
-                TestJob.source(1, List.of(11, 12), chunks, rows), TestJob.sink(11, List.of(1, 2))),
+                TestJob.source(1, List.of(11, 12), chunks1, rows), TestJob.sink(11, List.of(1, 2))),
             placement(),
             cluster.meta));
     cluster.controlB.tell(
         new ComputeCommand.BuildActors(
             rb,
             List.of(
-                TestJob.source(2, List.of(11, 12), chunks, rows), TestJob.sink(12, List.of(1, 2))),
+                TestJob.source(2, List.of(11, 12), chunks2, rows), TestJob.sink(12, List.of(1, 2))),
             placement(),
             cluster.meta));
     Set<ComputeEvent> acks = Set.of(cluster.take(), cluster.take());
@@ -104,9 +134,9 @@ class TwoNodeExchangeTest {
     int barriers = 8;
     build(chunks, rows);
     for (int i = 1; i < barriers; i++) {
-      inject(generation, barrier(i));
+      inject(generation, barrier(epochBase, i));
     }
-    inject(generation, TestBarriers.stop(barriers, 1, 2, 11, 12));
+    inject(generation, TestBarriers.stopAfter(epochBase, barriers, 1, 2, 11, 12));
 
     Map<Integer, List<Long>> completedByNode = new HashMap<>();
     for (int n = 0; n < 2 * barriers; n++) {
@@ -117,7 +147,7 @@ class TwoNodeExchangeTest {
     }
     List<Long> expectedEpochs = new ArrayList<>();
     for (int i = 1; i <= barriers; i++) {
-      expectedEpochs.add(epoch(i));
+      expectedEpochs.add(epoch(epochBase + i));
     }
     assertThat(completedByNode.get(1)).as("node 1 completes in order").isEqualTo(expectedEpochs);
     assertThat(completedByNode.get(2)).as("node 2 completes in order").isEqualTo(expectedEpochs);
@@ -141,13 +171,13 @@ class TwoNodeExchangeTest {
   @Test
   void aCrashedActorIsReportedWithItsIdAndTheInFlightEpochFails() throws Exception {
     build(2, 10);
-    inject(generation, barrier(1));
-    inject(generation, barrier(2));
+    inject(generation, barrier(epochBase, 1));
+    inject(generation, barrier(epochBase, 2));
     for (int n = 0; n < 4; n++) {
       assertThat(cluster.take()).isInstanceOf(ComputeEvent.Completed.class);
     }
-    TestJob.SOURCES.get(2).failAtBarrier(epoch(3));
-    inject(generation, barrier(3));
+    TestJob.SOURCES.get(2).failAtBarrier(epoch(epochBase + 3));
+    inject(generation, barrier(epochBase, 3));
 
     ComputeEvent e = cluster.take();
     assertThat(e).isInstanceOf(ComputeEvent.Failed.class);
@@ -155,17 +185,55 @@ class TwoNodeExchangeTest {
     assertThat(f.nodeId()).isEqualTo(2);
     assertThat(f.actorId()).isEqualTo(2);
     assertThat(f.reason()).contains("actor 2");
-    assertThat(f.failedEpochs()).containsExactly(epoch(3));
+    assertThat(f.failedEpochs()).containsExactly(epoch(epochBase + 3));
     assertThat(cluster.poll(300)).as("node 1 cannot complete epoch 3 without actor 2").isNull();
 
-    // Recovery: both nodes drop everything and accept a new generation.
-    generation++;
-    cluster.controlA.tell(
-        new ComputeCommand.ResetForRecovery(++requestIds, generation, cluster.meta));
-    cluster.controlB.tell(
-        new ComputeCommand.ResetForRecovery(++requestIds, generation, cluster.meta));
-    assertThat(cluster.take()).isInstanceOf(ComputeEvent.Ack.class);
-    assertThat(cluster.take()).isInstanceOf(ComputeEvent.Ack.class);
+    // Recovery (the next test's reset) drops every actor, including the ones still waiting.
+  }
+
+  @Test
+  void skewedSourcesAlignAcrossNodesWhileASlowSinkKeepsRemoteQueuesWithinTheWindow()
+      throws Exception {
+    int rows = 16;
+    int slowChunks = 1;
+    int fastChunks = 30;
+    int barriers = 6;
+    TestJob.sinkSleepMsPerChunk = 1;
+    build(slowChunks, fastChunks, rows);
+    List<RemoteInput> remote = new ArrayList<>(cluster.a.exchange().remoteInputs());
+    remote.addAll(cluster.b.exchange().remoteInputs());
+    assertThat(remote).as("1->12 and 2->11 cross nodes").hasSize(2);
+
+    long[] injectedNs = new long[barriers + 1];
+    for (int i = 1; i < barriers; i++) {
+      injectedNs[i] = Clock.system().nanoTime();
+      inject(generation, barrier(epochBase, i));
+    }
+    injectedNs[barriers] = Clock.system().nanoTime();
+    inject(generation, TestBarriers.stopAfter(epochBase, barriers, 1, 2, 11, 12));
+    long maxLatencyMs = 0;
+    for (int n = 0; n < 2 * barriers; n++) {
+      var c = ((ComputeEvent.Completed) cluster.take()).completed();
+      int i = (int) (c.epoch().curr() >> 16) - epochBase;
+      maxLatencyMs =
+          Math.max(maxLatencyMs, (Clock.system().nanoTime() - injectedNs[i]) / 1_000_000);
+    }
+
+    // Row k comes from source (k % 2) + 1 as its (k / 2)-th row; it was emitted after barrier
+    // 1 + n / rowsPerEpoch of its source and must reach the sink after exactly that many barriers.
+    assertThat(TestJob.ROW_EPOCH).hasSize((barriers - 1) * (slowChunks + fastChunks) * rows);
+    TestJob.ROW_EPOCH.forEach(
+        (row, seen) -> {
+          long k = (Long) row.get(0);
+          int perEpoch = (k % 2 == 0 ? slowChunks : fastChunks) * rows;
+          assertThat(seen).as("barriers before row %s", k).isEqualTo((int) (k / 2) / perEpoch + 1);
+        });
+    for (RemoteInput in : remote) {
+      assertThat(in.maxQueuedFrames())
+          .as("frames queued on %s", in)
+          .isBetween(1, cluster.a.config().creditWindow());
+    }
+    assertThat(maxLatencyMs).as("barrier latency while data flows (ms)").isLessThan(20_000);
   }
 
   private static int vnode(Row r) {
