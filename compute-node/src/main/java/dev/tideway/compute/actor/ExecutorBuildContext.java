@@ -1,6 +1,7 @@
 package dev.tideway.compute.actor;
 
 import dev.tideway.barrier.executor.ExecutorInfo;
+import dev.tideway.barrier.progress.ProgressSink;
 import dev.tideway.common.check.Checks;
 import dev.tideway.common.plan.StreamPlanNode;
 import dev.tideway.common.time.Clock;
@@ -20,6 +21,9 @@ import java.util.List;
  * @param clock the node's clock
  * @param stateStore the node's state store, for executors' state tables; null when the node runs
  *     without storage (exchange and runtime tests)
+ * @param progressSink where backfill executors' {@code CreateMviewProgressReporter}s report
+ *     (thread-safe: it forwards to the node's barrier manager as messages, in order with the
+ *     actor's barrier reports, so progress made before yielding a barrier travels with its epoch)
  */
 public record ExecutorBuildContext(
     int actorId,
@@ -28,10 +32,12 @@ public record ExecutorBuildContext(
     BarrierInbox barrierInbox,
     List<String> splits,
     Clock clock,
-    StateStore stateStore) {
+    StateStore stateStore,
+    ProgressSink progressSink) {
   public ExecutorBuildContext {
     Checks.checkNotNull(barrierInbox, "barrier inbox of actor " + actorId);
     Checks.checkNotNull(clock, "clock");
+    Checks.checkNotNull(progressSink, "progress sink of actor " + actorId);
     vnodes = (BitSet) vnodes.clone();
     splits = List.copyOf(splits);
   }

@@ -3,6 +3,7 @@ package dev.tideway.compute.node;
 import dev.tideway.barrier.executor.CheckedExecutor;
 import dev.tideway.barrier.executor.Executor;
 import dev.tideway.barrier.executor.ExecutorInfo;
+import dev.tideway.barrier.progress.ProgressSink;
 import dev.tideway.common.check.Checks;
 import dev.tideway.common.plan.DispatcherKind;
 import dev.tideway.common.plan.StreamNode;
@@ -70,7 +71,8 @@ final class ActorFactory {
   }
 
   /** Builds the root executor of {@code spec}; {@code actorNodes} locates every peer actor. */
-  Executor build(ActorSpec spec, BarrierInbox inbox, Map<Integer, String> actorNodes) {
+  Executor build(
+      ActorSpec spec, BarrierInbox inbox, Map<Integer, String> actorNodes, ProgressSink progress) {
     ExecutorBuildContext ctx =
         new ExecutorBuildContext(
             spec.actorId(),
@@ -79,7 +81,8 @@ final class ActorFactory {
             inbox,
             spec.splits(),
             clock,
-            stateStore);
+            stateStore,
+            progress);
     Executor chain = buildNode(ctx, spec, spec.plan(), actorNodes);
     if (spec.dispatches().isEmpty()) {
       return chain;

@@ -59,6 +59,10 @@ public sealed interface ComputeCommand {
   /** An actor collected a barrier (from its thread). */
   record ActorCollected(int actorId, EpochPair epoch) implements ComputeCommand {}
 
+  /** A backfill executor reported progress for {@code epoch} (before yielding its barrier). */
+  record ProgressReported(EpochPair epoch, int actorId, byte code, long a, long rows)
+      implements ComputeCommand {}
+
   /** An actor ended (stop barrier or end of stream). */
   record ActorExited(int actorId, boolean stopped) implements ComputeCommand {}
 

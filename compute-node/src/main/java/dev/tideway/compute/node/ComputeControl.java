@@ -9,6 +9,7 @@ import dev.tideway.barrier.message.BarrierCompleted;
 import dev.tideway.barrier.message.NodeFailure;
 import dev.tideway.barrier.message.SyncResult;
 import dev.tideway.barrier.message.TableStatsDelta;
+import dev.tideway.barrier.progress.ProgressSink;
 import dev.tideway.compute.actor.ActorReporter;
 import dev.tideway.compute.actor.BarrierInbox;
 import dev.tideway.compute.actor.StreamActor;
@@ -20,6 +21,7 @@ import dev.tideway.compute.node.ComputeCommand.BuildActors;
 import dev.tideway.compute.node.ComputeCommand.DropActors;
 import dev.tideway.compute.node.ComputeCommand.Inject;
 import dev.tideway.compute.node.ComputeCommand.PeerLost;
+import dev.tideway.compute.node.ComputeCommand.ProgressReported;
 import dev.tideway.compute.node.ComputeCommand.ResetForRecovery;
 import dev.tideway.compute.node.ComputeCommand.SyncFailed;
 import dev.tideway.compute.node.ComputeCommand.SyncFinished;
@@ -112,6 +114,7 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
         .onMessage(ResetForRecovery.class, this::onReset)
         .onMessage(ActorCollected.class, this::onCollected)
         .onMessage(ActorExited.class, this::onExited)
+        .onMessage(ProgressReported.class, this::onProgress)
         .onMessage(ActorFailed.class, this::onActorFailed)
         .onMessage(SyncFinished.class, this::onSyncFinished)
         .onMessage(SyncFailed.class, this::onSyncFailed)
@@ -125,7 +128,7 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
     try {
       for (ActorSpec spec : cmd.actors()) {
         BarrierInbox inbox = new BarrierInbox(spec.actorId());
-        Executor root = factory.build(spec, inbox, cmd.actorNodes());
+        Executor root = factory.build(spec, inbox, cmd.actorNodes(), progressSink());
         StreamActor a = new StreamActor(spec.actorId(), root, reporter());
         inboxes.put(spec.actorId(), inbox);
         actors.put(spec.actorId(), a);
@@ -133,8 +136,8 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
       }
     } catch (RuntimeException e) {
       LOG.warn("node {}: build {} failed", nodeId, cmd.requestId(), e);
-      for (StreamActor a : built) {
-        forget(a.actorId());
+      for (ActorSpec spec : cmd.actors()) {
+        forget(spec.actorId()); // also the channels of the actor whose build threw
       }
       cmd.replyTo()
           .tell(new ComputeEvent.CommandFailed(nodeId, cmd.requestId(), String.valueOf(e)));
@@ -174,6 +177,11 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
 
   private Behavior<ComputeCommand> onCollected(ActorCollected e) {
     barriers.collect(e.actorId(), e.epoch());
+    return this;
+  }
+
+  private Behavior<ComputeCommand> onProgress(ProgressReported p) {
+    barriers.reportProgress(p.epoch(), p.actorId(), p.code(), p.a(), p.rows());
     return this;
   }
 
@@ -264,6 +272,13 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
     actors.remove(actorId);
     inboxes.remove(actorId);
     registry.removeActor(actorId);
+  }
+
+  /** Progress from actor threads becomes messages to this actor (same order as their barriers). */
+  private ProgressSink progressSink() {
+    ActorRef<ComputeCommand> self = getContext().getSelf();
+    return (epoch, actorId, code, a, rows) ->
+        self.tell(new ProgressReported(epoch, actorId, code, a, rows));
   }
 
   /** Reports from actor threads become messages to this actor. */

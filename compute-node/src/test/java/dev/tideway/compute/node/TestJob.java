@@ -3,6 +3,7 @@ package dev.tideway.compute.node;
 import dev.tideway.barrier.executor.Executor;
 import dev.tideway.barrier.executor.ExecutorInfo;
 import dev.tideway.barrier.message.Message;
+import dev.tideway.barrier.progress.CreateMviewProgressReporter;
 import dev.tideway.common.plan.ColumnDesc;
 import dev.tideway.common.plan.ColumnOrder;
 import dev.tideway.common.plan.DispatcherKind;
@@ -131,7 +132,29 @@ final class TestJob {
               sourceIndex - 1,
               2);
       SOURCES.put(ctx.actorId(), s);
-      return s;
+      // Reports its cumulative rows before yielding each barrier, as a backfill executor would.
+      CreateMviewProgressReporter reporter =
+          new CreateMviewProgressReporter(ctx.actorId(), ctx.progressSink());
+      return new Executor() {
+        @Override
+        public Schema schema() {
+          return s.schema();
+        }
+
+        @Override
+        public ExecutorInfo info() {
+          return s.info();
+        }
+
+        @Override
+        public Message next() {
+          Message m = s.next();
+          if (m instanceof dev.tideway.barrier.message.Barrier b) {
+            reporter.update(b.epoch(), b.prev(), s.emittedRows());
+          }
+          return m;
+        }
+      };
     }
   }
 

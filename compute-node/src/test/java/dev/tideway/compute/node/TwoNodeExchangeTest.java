@@ -144,6 +144,12 @@ class TwoNodeExchangeTest {
       assertThat(e).isInstanceOf(ComputeEvent.Completed.class);
       var c = ((ComputeEvent.Completed) e).completed();
       completedByNode.computeIfAbsent(c.nodeId(), k -> new ArrayList<>()).add(c.epoch().curr());
+      // the node's source reported its rows before yielding the barrier: it travels with the epoch
+      int sourceActor = c.nodeId();
+      long epochIndex = (c.epoch().curr() >> 16) - epochBase;
+      assertThat(c.progress().size()).as("progress in %s", c).isEqualTo(1);
+      assertThat(c.progress().actorId(0)).isEqualTo(sourceActor);
+      assertThat(c.progress().rows(0)).isEqualTo((epochIndex - 1) * chunks * rows);
     }
     List<Long> expectedEpochs = new ArrayList<>();
     for (int i = 1; i <= barriers; i++) {
