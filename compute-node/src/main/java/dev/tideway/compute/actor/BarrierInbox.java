@@ -8,7 +8,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The barriers the node injects into one source (or other root) actor, in injection order. The
  * node's control loop {@link #push}es; the source executor on the actor thread {@link #poll}s
- * between chunks. Unbounded on purpose: meta bounds the barriers in flight.
+ * between chunks (an executor blocked in {@link #poll(long)} or {@link #take()} that is interrupted
+ * should throw {@link ActorInterrupted}). Unbounded on purpose: meta bounds the barriers in flight.
  *
  * <p>Thread-safe: one producer (the control loop), one consumer (the actor thread).
  */
@@ -44,16 +45,13 @@ public final class BarrierInbox {
     return queue.poll();
   }
 
-  /**
-   * The next barrier, waiting up to {@code timeoutMs}; null on timeout. Throws {@link
-   * ActorInterrupted} when the actor thread is interrupted (the node drops the actor).
-   */
-  public Barrier poll(long timeoutMs) {
-    try {
-      return queue.poll(timeoutMs, TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new ActorInterrupted("actor " + actorId + " interrupted waiting for a barrier", e);
-    }
+  /** The next barrier, waiting up to {@code timeoutNanos}; null on timeout. */
+  public Barrier poll(long timeoutNanos) throws InterruptedException {
+    return queue.poll(timeoutNanos, TimeUnit.NANOSECONDS);
+  }
+
+  /** The next barrier, waiting as long as it takes. */
+  public Barrier take() throws InterruptedException {
+    return queue.take();
   }
 }

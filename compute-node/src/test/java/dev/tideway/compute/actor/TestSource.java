@@ -82,7 +82,13 @@ public final class TestSource implements Executor {
         chunksLeft--;
         return Message.of(chunk());
       }
-      Barrier b = inbox.poll(20);
+      Barrier b;
+      try {
+        b = inbox.poll(20_000_000L);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new ActorInterrupted("test source of actor " + info.actorId() + " interrupted", e);
+      }
       if (b != null) {
         if (b.curr() == failAtEpoch) {
           throw new IllegalStateException(
