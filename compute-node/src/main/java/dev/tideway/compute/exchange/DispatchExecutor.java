@@ -2,7 +2,9 @@ package dev.tideway.compute.exchange;
 
 import dev.tideway.barrier.executor.Executor;
 import dev.tideway.barrier.executor.ExecutorInfo;
+import dev.tideway.barrier.message.Barrier;
 import dev.tideway.barrier.message.Message;
+import dev.tideway.barrier.message.Mutation;
 import dev.tideway.common.types.Schema;
 
 /**
@@ -36,9 +38,18 @@ public final class DispatchExecutor implements Executor {
   @Override
   public Message next() {
     Message m = input.next();
-    if (m != null) {
-      dispatcher.dispatch(m);
+    if (m == null) {
+      return null;
     }
+    if (m instanceof Barrier b
+        && b.mutation() instanceof Mutation.Update u
+        && u.dispatcherOutputs().containsKey(info.actorId())) {
+      // Rescale rewires dispatchers at this barrier; routing on with the old outputs would send
+      // rows to actors that no longer own their vnodes, so fail loudly until it is supported.
+      throw new UnsupportedOperationException(
+          info + ": dispatcher update (rescale) at " + b + " is not supported yet");
+    }
+    dispatcher.dispatch(m);
     return m;
   }
 }
