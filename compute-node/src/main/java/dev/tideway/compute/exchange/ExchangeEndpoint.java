@@ -1,5 +1,6 @@
 package dev.tideway.compute.exchange;
 
+import java.util.function.LongFunction;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.SupervisorStrategy;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
@@ -25,7 +26,7 @@ public final class ExchangeEndpoint {
    * yet.
    */
   public static Behavior<ExchangeMessage> create(
-      ExchangeRegistry registry, java.util.function.LongFunction<RemoteInput> inputs) {
+      ExchangeRegistry registry, LongFunction<RemoteInput> inputs) {
     Behavior<ExchangeMessage> b =
         Behaviors.receive(ExchangeMessage.class)
             .onMessage(

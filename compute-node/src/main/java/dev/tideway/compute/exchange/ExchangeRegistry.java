@@ -1,7 +1,9 @@
 package dev.tideway.compute.exchange;
 
 import dev.tideway.common.check.Checks;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongFunction;
 
@@ -49,8 +51,8 @@ public final class ExchangeRegistry {
   }
 
   /** The remote inputs now registered (a snapshot), for metrics and tests. */
-  public java.util.List<RemoteInput> remoteInputs() {
-    return java.util.List.copyOf(remoteInputs.values());
+  public List<RemoteInput> remoteInputs() {
+    return List.copyOf(remoteInputs.values());
   }
 
   /** Forgets every channel that starts or ends at {@code actorId}. */
@@ -61,7 +63,7 @@ public final class ExchangeRegistry {
   }
 
   /** Fails every remote input whose upstream actor is in {@code upstreamActors} (peer left). */
-  public void failInputsFrom(java.util.Set<Integer> upstreamActors, String reason) {
+  public void failInputsFrom(Set<Integer> upstreamActors, String reason) {
     remoteInputs.forEach(
         (c, in) -> {
           if (upstreamActors.contains(ChannelId.upstream(c))) {

@@ -23,7 +23,6 @@ import dev.tideway.compute.actor.TestBarriers;
 import dev.tideway.compute.exchange.ChannelId;
 import dev.tideway.compute.exchange.ExchangeMessage;
 import java.util.BitSet;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -72,7 +71,6 @@ class ComputeKryoRegistrarTest {
 
   @Test
   void controlMessagesAndEventsRoundTrip() {
-    Set<Class<?>> sampled = new HashSet<>();
     List<Object> samples =
         List.of(
             TestJob.source(1, List.of(11, 12), 2, 3),
@@ -86,7 +84,6 @@ class ComputeKryoRegistrarTest {
             new ComputeEvent.Failed(new NodeFailure(2, 0, 5, "actor 5 failed", List.of(3L))));
     for (Object s : samples) {
       assertThat(roundTrip(s)).as(s.getClass().getSimpleName()).isEqualTo(s);
-      sampled.add(s.getClass());
     }
     InjectBarrier inject =
         new InjectBarrier(
