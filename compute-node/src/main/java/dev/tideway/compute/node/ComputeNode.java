@@ -105,8 +105,7 @@ public final class ComputeNode implements AutoCloseable {
       LOG.info("node {}: actor system up at {}, joining", cfg.nodeId(), system.address());
       ZkClusterJoin join = new ZkClusterJoin(zk, cfg.zkRoot());
       Cluster cluster = Cluster.get(Adapter.toClassic(system));
-      join.join(
-          cluster, system.address().hashCode() ^ clock.currentTimeMillis(), cfg.joinTimeoutMs());
+      join.join(cluster, cluster.selfUniqueAddress().longUid(), cfg.joinTimeoutMs());
       LOG.info("node {}: Up in the cluster", cfg.nodeId());
       return new ComputeNode(cfg, system, zk, join, control, registry);
     } catch (Exception | Error e) {
