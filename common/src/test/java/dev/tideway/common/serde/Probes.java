@@ -3,7 +3,7 @@ package dev.tideway.common.serde;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** Test classes that count their constructions, to prove rejected input instantiates nothing. */
-final class Probes {
+public final class Probes {
   private Probes() {}
 
   static final AtomicInteger CONSTRUCTED = new AtomicInteger();
@@ -29,8 +29,27 @@ final class Probes {
     }
   }
 
-  /** Registers the probes in the TESTS range: 900 RegisteredNotMessage, 901 Ping. */
-  static final class Registrar implements KryoRegistrar {
+  /** A request carrying a typed ActorRef to reply to. */
+  record Ask(String text, org.apache.pekko.actor.typed.ActorRef<Reply> replyTo)
+      implements TidewayMessage {
+    Ask {
+      ASKS.incrementAndGet();
+    }
+  }
+
+  /** Constructions of {@link Ask}: the sender's, plus one per decoding. */
+  static final AtomicInteger ASKS = new AtomicInteger();
+
+  /** The answer to an {@link Ask}. */
+  record Reply(String text) implements TidewayMessage {}
+
+  /**
+   * Registers the probes in the TESTS range: 900 RegisteredNotMessage, 901 Ping, 902 Ask, 903
+   * Reply.
+   */
+  public static final class Registrar implements KryoRegistrar {
+    public Registrar() {}
+
     @Override
     public KryoIdRange range() {
       return KryoIdRange.TESTS;
@@ -40,6 +59,30 @@ final class Probes {
     public void register(KryoRegistrations r) {
       r.addRecord(900, RegisteredNotMessage.class);
       r.addRecord(901, Ping.class);
+      r.addRecord(902, Ask.class);
+      r.addRecord(903, Reply.class);
+    }
+  }
+
+  /**
+   * A class loader that lists {@link Registrar} as a service, so an actor system built with it
+   * finds the probes without a services file in common's test-jar.
+   */
+  static final class ServiceLoader extends ClassLoader {
+    private static final String SERVICE = "META-INF/services/" + KryoRegistrar.class.getName();
+
+    ServiceLoader(ClassLoader parent) {
+      super(parent);
+    }
+
+    @Override
+    public java.util.Enumeration<java.net.URL> getResources(String name)
+        throws java.io.IOException {
+      if (name.equals(SERVICE)) {
+        return java.util.Collections.enumeration(
+            java.util.List.of(getParent().getResource("serde/probe-registrars.txt")));
+      }
+      return super.getResources(name);
     }
   }
 
