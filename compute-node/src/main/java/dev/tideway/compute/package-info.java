@@ -3,6 +3,8 @@
  * executors, expressions, exchange (local and remote, credit-based) and the node process that joins
  * the Pekko cluster and serves the meta leader's barrier control messages.
  *
- * <p>Empty until the compute-node issue lands; see this module's README for the planned layout.
+ * <p>Packages in flow order: {@code node} (process, control loop), {@code actor} (actor threads,
+ * executor SPI), {@code executor} and {@code expr} (operators), {@code exchange} (dispatch, merge,
+ * channels). The module README has the barrier flow in numbered steps.
  */
 package dev.tideway.compute;

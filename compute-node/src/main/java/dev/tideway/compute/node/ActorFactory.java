@@ -1,0 +1,166 @@
+package dev.tideway.compute.node;
+
+import dev.tideway.barrier.executor.CheckedExecutor;
+import dev.tideway.barrier.executor.Executor;
+import dev.tideway.barrier.executor.ExecutorInfo;
+import dev.tideway.barrier.progress.ProgressSink;
+import dev.tideway.common.check.Checks;
+import dev.tideway.common.plan.DispatcherKind;
+import dev.tideway.common.plan.StreamNode;
+import dev.tideway.common.plan.StreamPlanNode;
+import dev.tideway.common.time.Clock;
+import dev.tideway.compute.actor.BarrierInbox;
+import dev.tideway.compute.actor.ExecutorBuildContext;
+import dev.tideway.compute.actor.ExecutorBuilders;
+import dev.tideway.compute.exchange.BroadcastDispatcher;
+import dev.tideway.compute.exchange.ChannelId;
+import dev.tideway.compute.exchange.DispatchExecutor;
+import dev.tideway.compute.exchange.Dispatcher;
+import dev.tideway.compute.exchange.ExchangeMessage;
+import dev.tideway.compute.exchange.ExchangeRegistry;
+import dev.tideway.compute.exchange.HashDispatcher;
+import dev.tideway.compute.exchange.InputChannel;
+import dev.tideway.compute.exchange.MergeExecutor;
+import dev.tideway.compute.exchange.OutputChannel;
+import dev.tideway.compute.exchange.RemoteInput;
+import dev.tideway.compute.exchange.RemoteOutput;
+import dev.tideway.compute.exchange.SimpleDispatcher;
+import dev.tideway.storage.api.StateStore;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.apache.pekko.actor.typed.ActorRef;
+
+/**
+ * Turns an {@link ActorSpec} into a runnable chain: builds the operator tree bottom-up through the
+ * {@link ExecutorBuilders} (the runtime itself builds {@code Merge} leaves from exchange channels),
+ * wraps every executor in {@link CheckedExecutor}, and puts a {@link DispatchExecutor} on top when
+ * the fragment feeds another. Channels to actors on this node are local bounded queues; channels to
+ * other nodes are remote credit-based channels through the peers' exchange endpoints.
+ *
+ * <p>Used on the node's control actor only.
+ */
+final class ActorFactory {
+  /** Operator id given to the runtime's dispatch executor in {@link ExecutorInfo}s. */
+  static final long DISPATCH_EXECUTOR_ID = -1;
+
+  private final ComputeNodeConfig config;
+  private final String selfAddress;
+  private final ExecutorBuilders builders;
+  private final ExchangeRegistry registry;
+  private final Function<String, ActorRef<ExchangeMessage>> endpointOf;
+  private final Clock clock;
+  private final StateStore stateStore;
+
+  ActorFactory(
+      ComputeNodeConfig config,
+      String selfAddress,
+      ExecutorBuilders builders,
+      ExchangeRegistry registry,
+      Function<String, ActorRef<ExchangeMessage>> endpointOf,
+      Clock clock,
+      StateStore stateStore) {
+    this.config = config;
+    this.selfAddress = selfAddress;
+    this.builders = builders;
+    this.registry = registry;
+    this.endpointOf = endpointOf;
+    this.clock = clock;
+    this.stateStore = stateStore;
+  }
+
+  /** Builds the root executor of {@code spec}; {@code actorNodes} locates every peer actor. */
+  Executor build(
+      ActorSpec spec, BarrierInbox inbox, Map<Integer, String> actorNodes, ProgressSink progress) {
+    ExecutorBuildContext ctx =
+        new ExecutorBuildContext(
+            spec.actorId(),
+            spec.fragmentId(),
+            spec.vnodes(),
+            inbox,
+            spec.splits(),
+            clock,
+            stateStore,
+            progress);
+    Executor chain = buildNode(ctx, spec, spec.plan(), actorNodes);
+    if (spec.dispatches().isEmpty()) {
+      return chain;
+    }
+    Dispatcher d = dispatcher(spec, chain, spec.dispatches().get(0), actorNodes);
+    ExecutorInfo info = new ExecutorInfo(spec.actorId(), DISPATCH_EXECUTOR_ID, "Dispatch");
+    return CheckedExecutor.wrap(new DispatchExecutor(info, chain, d));
+  }
+
+  private Executor buildNode(
+      ExecutorBuildContext ctx, ActorSpec spec, StreamPlanNode node, Map<Integer, String> nodes) {
+    if (node.node() instanceof StreamNode.Merge merge) {
+      List<Integer> ups = spec.upstreamActors().get(merge.upstreamFragmentId());
+      Checks.checkArgument(
+          ups != null && !ups.isEmpty(),
+          "actor %s: merge of fragment %s has no upstream actors",
+          spec.actorId(),
+          merge.upstreamFragmentId());
+      List<InputChannel> inputs = new ArrayList<>();
+      for (int up : ups) {
+        inputs.add(input(up, spec.actorId(), nodes));
+      }
+      return CheckedExecutor.wrap(new MergeExecutor(ctx.infoOf(node), node.outputSchema(), inputs));
+    }
+    List<Executor> inputs = new ArrayList<>();
+    for (StreamPlanNode in : node.inputs()) {
+      inputs.add(buildNode(ctx, spec, in, nodes));
+    }
+    Executor e = builders.forKind(node.node().getClass()).build(ctx, node, inputs);
+    return CheckedExecutor.wrap(e);
+  }
+
+  private InputChannel input(int upstream, int downstream, Map<Integer, String> nodes) {
+    long ch = ChannelId.of(upstream, downstream);
+    String peer = nodeOf(upstream, nodes);
+    if (peer.equals(selfAddress)) {
+      return registry.local(ch, config.channelCapacity());
+    }
+    ActorRef<ExchangeMessage> upstreamEndpoint = endpointOf.apply(peer);
+    RemoteInput in = registry.remoteInput(ch, c -> new RemoteInput(c, config.creditWindow()));
+    in.bindCredits(upstreamEndpoint::tell);
+    return in;
+  }
+
+  private OutputChannel output(int upstream, int downstream, Map<Integer, String> nodes) {
+    long ch = ChannelId.of(upstream, downstream);
+    String peer = nodeOf(downstream, nodes);
+    if (peer.equals(selfAddress)) {
+      return registry.local(ch, config.channelCapacity());
+    }
+    ActorRef<ExchangeMessage> endpoint = endpointOf.apply(peer);
+    RemoteOutput out =
+        new RemoteOutput(
+            ch, config.creditWindow(), config.batchRows(), config.stallTimeoutMs(), endpoint::tell);
+    registry.addRemoteOutput(out);
+    return out;
+  }
+
+  private Dispatcher dispatcher(
+      ActorSpec spec, Executor chain, DispatchSpec d, Map<Integer, String> nodes) {
+    List<OutputChannel> outs = new ArrayList<>();
+    for (int down : d.downstreamActors()) {
+      outs.add(output(spec.actorId(), down, nodes));
+    }
+    if (d.kind() == DispatcherKind.HASH) {
+      int[] owners = d.vnodeOwners().stream().mapToInt(Integer::intValue).toArray();
+      int[] keys = d.distKeys().stream().mapToInt(Integer::intValue).toArray();
+      return new HashDispatcher(outs, owners, chain.schema().types(), keys);
+    }
+    if (d.kind() == DispatcherKind.BROADCAST) {
+      return new BroadcastDispatcher(outs);
+    }
+    return new SimpleDispatcher(outs.get(0));
+  }
+
+  private String nodeOf(int actorId, Map<Integer, String> nodes) {
+    String n = nodes.get(actorId);
+    Checks.checkArgument(n != null, "no node address for actor %s", actorId);
+    return n;
+  }
+}

@@ -1,0 +1,46 @@
+package dev.tideway.compute.node;
+
+import dev.tideway.common.check.Checks;
+import dev.tideway.common.plan.StreamPlanNode;
+import java.util.BitSet;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Meta's description of one actor to build on this node: the fragment's operator tree, the vnodes
+ * it owns, where its merges read from and where its root dispatches to.
+ *
+ * @param actorId unique in the cluster
+ * @param fragmentId the fragment this actor is an instance of
+ * @param plan the fragment's operator tree; its {@code Merge} leaves read from the upstream actors
+ * @param vnodes the vnodes this actor owns
+ * @param upstreamActors for each upstream fragment id read by a {@code Merge}, its actors
+ * @param dispatches where the root's output goes; empty when the fragment is the job's last
+ * @param splits source splits (source actors only)
+ */
+public record ActorSpec(
+    int actorId,
+    int fragmentId,
+    StreamPlanNode plan,
+    BitSet vnodes,
+    Map<Integer, List<Integer>> upstreamActors,
+    List<DispatchSpec> dispatches,
+    List<String> splits) {
+  public ActorSpec {
+    Checks.checkNotNull(plan, "plan of actor " + actorId);
+    vnodes = (BitSet) vnodes.clone();
+    upstreamActors = Map.copyOf(upstreamActors);
+    dispatches = List.copyOf(dispatches);
+    splits = List.copyOf(splits);
+    Checks.checkArgument(
+        dispatches.size() <= 1,
+        "actor %s: %s dispatchers, at most 1 supported",
+        actorId,
+        dispatches.size());
+  }
+
+  @Override
+  public BitSet vnodes() {
+    return (BitSet) vnodes.clone();
+  }
+}

@@ -1,0 +1,361 @@
+package dev.tideway.compute.node;
+
+import dev.tideway.barrier.executor.Executor;
+import dev.tideway.barrier.local.LocalBarrierEnvironment;
+import dev.tideway.barrier.local.LocalBarrierManager;
+import dev.tideway.barrier.local.SyncRequest;
+import dev.tideway.barrier.message.Barrier;
+import dev.tideway.barrier.message.BarrierCompleted;
+import dev.tideway.barrier.message.NodeFailure;
+import dev.tideway.barrier.message.SyncResult;
+import dev.tideway.barrier.message.TableStatsDelta;
+import dev.tideway.barrier.progress.ProgressSink;
+import dev.tideway.compute.actor.ActorReporter;
+import dev.tideway.compute.actor.BarrierInbox;
+import dev.tideway.compute.actor.StreamActor;
+import dev.tideway.compute.exchange.ExchangeRegistry;
+import dev.tideway.compute.node.ComputeCommand.ActorCollected;
+import dev.tideway.compute.node.ComputeCommand.ActorExited;
+import dev.tideway.compute.node.ComputeCommand.ActorFailed;
+import dev.tideway.compute.node.ComputeCommand.BuildActors;
+import dev.tideway.compute.node.ComputeCommand.DropActors;
+import dev.tideway.compute.node.ComputeCommand.Inject;
+import dev.tideway.compute.node.ComputeCommand.PeerLost;
+import dev.tideway.compute.node.ComputeCommand.ProgressReported;
+import dev.tideway.compute.node.ComputeCommand.ResetForRecovery;
+import dev.tideway.compute.node.ComputeCommand.SyncFailed;
+import dev.tideway.compute.node.ComputeCommand.SyncFinished;
+import dev.tideway.storage.api.StateStore;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.apache.pekko.cluster.ClusterEvent;
+import org.apache.pekko.cluster.typed.Cluster;
+import org.apache.pekko.cluster.typed.Subscribe;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The node's control loop, one Pekko actor at {@code /user/compute}: serves meta's commands (build,
+ * inject, drop, reset), owns the barrier module's {@link LocalBarrierManager} and the node's {@link
+ * StreamActor}s, and receives the actors' reports as messages. Everything mutable here is confined
+ * to this actor; actor threads only {@code tell} it.
+ *
+ * <p>It is also the manager's {@link LocalBarrierEnvironment}: barriers go into the root actors'
+ * {@link BarrierInbox}es, completions and failures go to the meta leader (the {@code replyTo} of
+ * the latest command), and a checkpoint sync runs on the state store's upload pool and comes back
+ * as a {@link SyncFinished} message.
+ */
+final class ComputeControl extends AbstractBehavior<ComputeCommand>
+    implements LocalBarrierEnvironment<Object> {
+  /** Actor name under {@code /user}. */
+  static final String NAME = "compute";
+
+  private static final Logger LOG = LoggerFactory.getLogger(ComputeControl.class);
+  private static final long DROP_JOIN_MS = 5_000;
+
+  /** The actor id a failed sync is reported under (no actor failed; the node's store did). */
+  static final int SYNC_ACTOR_ID = -1;
+
+  private final int nodeId;
+  private final ActorFactory factory;
+  private final ExchangeRegistry registry;
+  private final LocalBarrierManager<Object> barriers;
+
+  /** Null when the node runs without storage: a checkpoint sync then completes with no SSTs. */
+  private final StateStore store;
+
+  private final Map<Integer, StreamActor> actors = new HashMap<>();
+  private final Map<Integer, BarrierInbox> inboxes = new HashMap<>();
+
+  /**
+   * The node of every actor this node's actors exchange with (from builds), to act on peer loss.
+   */
+  private final Map<Integer, String> peerActorNodes = new HashMap<>();
+
+  /** Where completions and failures go: the replyTo of the latest meta command. */
+  private ActorRef<ComputeEvent> meta;
+
+  static Behavior<ComputeCommand> create(
+      int nodeId, ActorFactory factory, ExchangeRegistry reg, StateStore store) {
+    return Behaviors.setup(ctx -> new ComputeControl(ctx, nodeId, factory, reg, store));
+  }
+
+  private ComputeControl(
+      ActorContext<ComputeCommand> ctx,
+      int nodeId,
+      ActorFactory factory,
+      ExchangeRegistry reg,
+      StateStore store) {
+    super(ctx);
+    this.store = store;
+    subscribeToPeerLoss(ctx);
+    this.nodeId = nodeId;
+    this.factory = factory;
+    this.registry = reg;
+    this.barriers = new LocalBarrierManager<>(nodeId, this);
+  }
+
+  @Override
+  public Receive<ComputeCommand> createReceive() {
+    return newReceiveBuilder()
+        .onMessage(BuildActors.class, this::onBuild)
+        .onMessage(Inject.class, this::onInject)
+        .onMessage(DropActors.class, this::onDrop)
+        .onMessage(ResetForRecovery.class, this::onReset)
+        .onMessage(ActorCollected.class, this::onCollected)
+        .onMessage(ActorExited.class, this::onExited)
+        .onMessage(ProgressReported.class, this::onProgress)
+        .onMessage(ActorFailed.class, this::onActorFailed)
+        .onMessage(SyncFinished.class, this::onSyncFinished)
+        .onMessage(SyncFailed.class, this::onSyncFailed)
+        .onMessage(PeerLost.class, this::onPeerLost)
+        .build();
+  }
+
+  private Behavior<ComputeCommand> onBuild(BuildActors cmd) {
+    meta = cmd.replyTo();
+    List<StreamActor> built = new ArrayList<>();
+    try {
+      for (ActorSpec spec : cmd.actors()) {
+        BarrierInbox inbox = new BarrierInbox(spec.actorId());
+        Executor root = factory.build(spec, inbox, cmd.actorNodes(), progressSink());
+        StreamActor a = new StreamActor(spec.actorId(), root, reporter());
+        inboxes.put(spec.actorId(), inbox);
+        actors.put(spec.actorId(), a);
+        built.add(a);
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("node {}: build {} failed", nodeId, cmd.requestId(), e);
+      for (ActorSpec spec : cmd.actors()) {
+        forget(spec.actorId()); // also the channels of the actor whose build threw
+      }
+      cmd.replyTo()
+          .tell(new ComputeEvent.CommandFailed(nodeId, cmd.requestId(), String.valueOf(e)));
+      return this;
+    }
+    peerActorNodes.putAll(cmd.actorNodes());
+    built.forEach(StreamActor::start);
+    cmd.replyTo().tell(new ComputeEvent.Ack(nodeId, cmd.requestId()));
+    return this;
+  }
+
+  private Behavior<ComputeCommand> onInject(Inject cmd) {
+    meta = cmd.replyTo();
+    barriers.inject(cmd.inject());
+    return this;
+  }
+
+  private Behavior<ComputeCommand> onDrop(DropActors cmd) {
+    meta = cmd.replyTo();
+    dropAll(cmd.actors());
+    cmd.replyTo().tell(new ComputeEvent.Ack(nodeId, cmd.requestId()));
+    return this;
+  }
+
+  private Behavior<ComputeCommand> onReset(ResetForRecovery cmd) {
+    meta = cmd.replyTo();
+    dropAll(Set.copyOf(actors.keySet()));
+    registry.clear();
+    peerActorNodes.clear();
+    if (store != null) {
+      store.clearUncommitted();
+    }
+    barriers.reset(cmd.generation());
+    cmd.replyTo().tell(new ComputeEvent.Ack(nodeId, cmd.requestId()));
+    return this;
+  }
+
+  private Behavior<ComputeCommand> onCollected(ActorCollected e) {
+    barriers.collect(e.actorId(), e.epoch());
+    return this;
+  }
+
+  private Behavior<ComputeCommand> onProgress(ProgressReported p) {
+    barriers.reportProgress(p.epoch(), p.actorId(), p.code(), p.a(), p.rows());
+    return this;
+  }
+
+  private Behavior<ComputeCommand> onExited(ActorExited e) {
+    LOG.debug("node {}: actor {} exited (stopped={})", nodeId, e.actorId(), e.stopped());
+    forget(e.actorId());
+    return this;
+  }
+
+  private Behavior<ComputeCommand> onActorFailed(ActorFailed e) {
+    LOG.warn("node {}: actor {} failed: {}", nodeId, e.actorId(), e.reason());
+    barriers.actorFailed(e.actorId(), e.reason());
+    return this;
+  }
+
+  private Behavior<ComputeCommand> onSyncFinished(SyncFinished e) {
+    barriers.onSyncCompleted(e.curr(), e.generation(), e.result());
+    return this;
+  }
+
+  /**
+   * A peer left or became unreachable: every remote input fed by an actor on it fails, so the
+   * merges reading them fail their actors and the in-flight epochs fail (outputs towards it fail by
+   * the credit stall timeout).
+   */
+  private Behavior<ComputeCommand> onPeerLost(PeerLost e) {
+    Set<Integer> lost = new HashSet<>();
+    peerActorNodes.forEach(
+        (actor, node) -> {
+          if (node.equals(e.address())) {
+            lost.add(actor);
+          }
+        });
+    if (!lost.isEmpty()) {
+      LOG.warn(
+          "node {}: peer {} lost ({}); failing channels from actors {}",
+          nodeId,
+          e.address(),
+          e.why(),
+          lost);
+      registry.failInputsFrom(lost, "peer " + e.address() + " " + e.why());
+    }
+    return this;
+  }
+
+  private void subscribeToPeerLoss(ActorContext<ComputeCommand> ctx) {
+    var subscriptions = Cluster.get(ctx.getSystem()).subscriptions();
+    subscriptions.tell(
+        Subscribe.create(
+            ctx.messageAdapter(
+                ClusterEvent.MemberRemoved.class,
+                m -> new PeerLost(m.member().address().toString(), "was removed")),
+            ClusterEvent.MemberRemoved.class));
+    subscriptions.tell(
+        Subscribe.create(
+            ctx.messageAdapter(
+                ClusterEvent.UnreachableMember.class,
+                m -> new PeerLost(m.member().address().toString(), "is unreachable")),
+            ClusterEvent.UnreachableMember.class));
+  }
+
+  private Behavior<ComputeCommand> onSyncFailed(SyncFailed e) {
+    if (e.generation() == barriers.generation()) {
+      LOG.warn("node {}: sync of epoch {} failed: {}", nodeId, e.curr(), e.reason());
+      barriers.actorFailed(SYNC_ACTOR_ID, "state store sync failed: " + e.reason());
+    }
+    return this;
+  }
+
+  private void dropAll(Set<Integer> ids) {
+    for (int id : ids) {
+      StreamActor a = actors.get(id);
+      if (a == null) {
+        continue;
+      }
+      try {
+        if (!a.drop(DROP_JOIN_MS)) {
+          LOG.warn("node {}: actor {} did not exit within {} ms", nodeId, id, DROP_JOIN_MS);
+        }
+      } catch (InterruptedException ie) {
+        Thread.currentThread().interrupt();
+      }
+      forget(id);
+    }
+  }
+
+  private void forget(int actorId) {
+    actors.remove(actorId);
+    inboxes.remove(actorId);
+    registry.removeActor(actorId);
+  }
+
+  /** Progress from actor threads becomes messages to this actor (same order as their barriers). */
+  private ProgressSink progressSink() {
+    ActorRef<ComputeCommand> self = getContext().getSelf();
+    return (epoch, actorId, code, a, rows) ->
+        self.tell(new ProgressReported(epoch, actorId, code, a, rows));
+  }
+
+  /** Reports from actor threads become messages to this actor. */
+  private ActorReporter reporter() {
+    ActorRef<ComputeCommand> self = getContext().getSelf();
+    return new ActorReporter() {
+      @Override
+      public void barrierCollected(int actorId, Barrier barrier) {
+        self.tell(new ActorCollected(actorId, barrier.epoch()));
+      }
+
+      @Override
+      public void actorExited(int actorId, boolean stopped) {
+        self.tell(new ActorExited(actorId, stopped));
+      }
+
+      @Override
+      public void actorFailed(int actorId, Throwable cause) {
+        self.tell(new ActorFailed(actorId, String.valueOf(cause)));
+      }
+    };
+  }
+
+  // ---- LocalBarrierEnvironment: called by the manager on this actor ----
+
+  @Override
+  public void sendBarrier(int actorId, Barrier barrier) {
+    BarrierInbox inbox = inboxes.get(actorId);
+    if (inbox == null) {
+      getContext().getSelf().tell(new ActorFailed(actorId, "no such actor on node " + nodeId));
+      return;
+    }
+    inbox.push(barrier);
+  }
+
+  @Override
+  public void sync(SyncRequest request) {
+    long curr = request.epoch().curr();
+    long gen = request.generation();
+    ActorRef<ComputeCommand> self = getContext().getSelf();
+    if (store == null) {
+      // No state store: nothing to write; answer as a message, the manager expects it later.
+      self.tell(new SyncFinished(curr, gen, SyncResult.empty()));
+      return;
+    }
+    // The store syncs on its upload pool; the answer comes back as a message to this actor.
+    store
+        .sync(request.epoch().prev())
+        .whenComplete(
+            (r, err) ->
+                self.tell(
+                    err == null
+                        ? new SyncFinished(curr, gen, toBarrierResult(r))
+                        : new SyncFailed(curr, gen, String.valueOf(err))));
+  }
+
+  /** The store's SSTs and per-table stats delta, in the barrier protocol's terms. */
+  static SyncResult<Object> toBarrierResult(dev.tideway.storage.api.SyncResult r) {
+    List<TableStatsDelta> deltas = new ArrayList<>();
+    r.statsDelta()
+        .forEach(
+            (table, s) ->
+                deltas.add(new TableStatsDelta(table, s.totalKeyCount(), s.liveRowCount(), true)));
+    return new SyncResult<>(List.copyOf(r.ssts()), deltas);
+  }
+
+  @Override
+  public void completed(BarrierCompleted<Object> completed) {
+    if (meta != null) {
+      meta.tell(new ComputeEvent.Completed(completed));
+    }
+  }
+
+  @Override
+  public void failed(NodeFailure failure) {
+    if (meta != null) {
+      meta.tell(new ComputeEvent.Failed(failure));
+    }
+  }
+}

@@ -1,0 +1,33 @@
+package dev.tideway.compute.node;
+
+import dev.tideway.barrier.message.BarrierCompleted;
+import dev.tideway.barrier.message.NodeFailure;
+import dev.tideway.compute.exchange.WireMessage;
+
+/** What a compute node tells the meta leader. */
+public sealed interface ComputeEvent extends WireMessage {
+  /** The node that says it. */
+  int nodeId();
+
+  /** Every actor of the node collected the epoch (and for a checkpoint, synced). */
+  record Completed(BarrierCompleted<Object> completed) implements ComputeEvent {
+    @Override
+    public int nodeId() {
+      return completed.nodeId();
+    }
+  }
+
+  /** An actor failed; these epochs will not complete here. */
+  record Failed(NodeFailure failure) implements ComputeEvent {
+    @Override
+    public int nodeId() {
+      return failure.nodeId();
+    }
+  }
+
+  /** A command with this request id succeeded. */
+  record Ack(int nodeId, long requestId) implements ComputeEvent {}
+
+  /** A command failed; {@code reason} names the actor and the cause. */
+  record CommandFailed(int nodeId, long requestId, String reason) implements ComputeEvent {}
+}

@@ -1,0 +1,195 @@
+package dev.tideway.compute.node;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import dev.tideway.common.time.Clock;
+import dev.tideway.compute.actor.ExecutorBuilders;
+import dev.tideway.compute.exchange.ExchangeEndpoint;
+import dev.tideway.compute.exchange.ExchangeRegistry;
+import dev.tideway.compute.exchange.RemoteInput;
+import dev.tideway.storage.api.StateStore;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorRefResolver;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.Adapter;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.cluster.Cluster;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A compute process: an actor system that joins the Pekko cluster with role {@code compute} (found
+ * through ZooKeeper, {@link ZkClusterJoin}), with two actors: the exchange endpoint at {@code
+ * /user/exchange} and the control loop ({@link ComputeControl}) at {@code /user/compute}, which
+ * serves the meta leader's {@link ComputeCommand}s.
+ *
+ * <p>Lifecycle: {@link #start} blocks until the node is Up and registered; {@link #close} drops
+ * every actor, deregisters from ZooKeeper, leaves the cluster and terminates the system.
+ */
+public final class ComputeNode implements AutoCloseable {
+  /** The actor system's name; every member of one cluster uses it. */
+  public static final String SYSTEM_NAME = "tideway";
+
+  private static final Logger LOG = LoggerFactory.getLogger(ComputeNode.class);
+
+  private final ComputeNodeConfig config;
+  private final ActorSystem<Void> system;
+  private final CuratorFramework zk;
+  private final ZkClusterJoin join;
+  private final ActorRef<ComputeCommand> control;
+  private final ExchangeRegistry exchange;
+  private final String address;
+
+  private ComputeNode(
+      ComputeNodeConfig config,
+      ActorSystem<Void> system,
+      CuratorFramework zk,
+      ZkClusterJoin join,
+      ActorRef<ComputeCommand> control,
+      ExchangeRegistry exchange) {
+    this.config = config;
+    this.system = system;
+    this.zk = zk;
+    this.join = join;
+    this.control = control;
+    this.exchange = exchange;
+    this.address = Cluster.get(Adapter.toClassic(system)).selfAddress().toString();
+  }
+
+  /**
+   * Starts a node from {@code root} (which must contain {@code tideway.compute}, e.g. {@code
+   * ConfigFactory.load()}), joins the cluster and returns once Up.
+   */
+  public static ComputeNode start(Config root, ExecutorBuilders builders, Clock clock)
+      throws Exception {
+    return start(root, builders, clock, null);
+  }
+
+  /**
+   * Starts a node whose executors and checkpoints use {@code stateStore} (null: no storage, a
+   * checkpoint then syncs nothing).
+   */
+  public static ComputeNode start(
+      Config root, ExecutorBuilders builders, Clock clock, StateStore stateStore) throws Exception {
+    ComputeNodeConfig cfg = ComputeNodeConfig.from(root);
+    Config pekko =
+        ConfigFactory.parseString(
+                "pekko.remote.artery.canonical.hostname = \""
+                    + cfg.host()
+                    + "\"\npekko.remote.artery.canonical.port = "
+                    + cfg.port())
+            .withFallback(root.getConfig("tideway.compute.pekko").atKey("pekko"))
+            .withFallback(root);
+    CuratorFramework zk =
+        CuratorFrameworkFactory.newClient(cfg.zookeeper(), new ExponentialBackoffRetry(200, 10));
+    zk.start();
+    ActorSystem<Void> system = null;
+    try {
+      if (!zk.blockUntilConnected((int) cfg.joinTimeoutMs(), TimeUnit.MILLISECONDS)) {
+        throw new IllegalStateException("ZooKeeper " + cfg.zookeeper() + " unreachable");
+      }
+      LOG.info("node {}: connected to ZooKeeper {}", cfg.nodeId(), cfg.zookeeper());
+      CompletableFuture<ActorRef<ComputeCommand>> controlRef = new CompletableFuture<>();
+      ExchangeRegistry registry = new ExchangeRegistry();
+      system =
+          ActorSystem.create(
+              guardian(cfg, builders, clock, stateStore, registry, controlRef), SYSTEM_NAME, pekko);
+      ActorRef<ComputeCommand> control = controlRef.get(30, TimeUnit.SECONDS);
+      LOG.info("node {}: actor system up at {}, joining", cfg.nodeId(), system.address());
+      ZkClusterJoin join = new ZkClusterJoin(zk, cfg.zkRoot());
+      Cluster cluster = Cluster.get(Adapter.toClassic(system));
+      join.join(cluster, cluster.selfUniqueAddress().longUid(), cfg.joinTimeoutMs());
+      LOG.info("node {}: Up in the cluster", cfg.nodeId());
+      return new ComputeNode(cfg, system, zk, join, control, registry);
+    } catch (Exception | Error e) {
+      if (system != null) {
+        system.terminate();
+      }
+      zk.close();
+      throw e;
+    }
+  }
+
+  private static Behavior<Void> guardian(
+      ComputeNodeConfig cfg,
+      ExecutorBuilders builders,
+      Clock clock,
+      StateStore stateStore,
+      ExchangeRegistry registry,
+      CompletableFuture<ActorRef<ComputeCommand>> controlRef) {
+    return Behaviors.setup(
+        ctx -> {
+          ActorRefResolver resolver = ActorRefResolver.get(ctx.getSystem());
+          String self = Cluster.get(Adapter.toClassic(ctx.getSystem())).selfAddress().toString();
+          ActorFactory factory =
+              new ActorFactory(
+                  cfg,
+                  self,
+                  builders,
+                  registry,
+                  peer -> resolver.resolveActorRef(peer + "/user/" + ExchangeEndpoint.NAME),
+                  clock,
+                  stateStore);
+          ctx.spawn(
+              ExchangeEndpoint.create(registry, c -> new RemoteInput(c, cfg.creditWindow())),
+              ExchangeEndpoint.NAME);
+          controlRef.complete(
+              ctx.spawn(
+                  ComputeControl.create(cfg.nodeId(), factory, registry, stateStore),
+                  ComputeControl.NAME));
+          return Behaviors.empty();
+        });
+  }
+
+  public ComputeNodeConfig config() {
+    return config;
+  }
+
+  /** This node's Pekko address ({@code pekko://tideway@host:port}). */
+  public String address() {
+    return address;
+  }
+
+  /** The control loop's ref (local to this node's system). */
+  public ActorRef<ComputeCommand> control() {
+    return control;
+  }
+
+  /** The node's channels (read-only use: metrics, tests). */
+  public ExchangeRegistry exchange() {
+    return exchange;
+  }
+
+  public ActorSystem<Void> system() {
+    return system;
+  }
+
+  /** The control ref of the node at {@code nodeAddress}, resolved in this node's system. */
+  public ActorRef<ComputeCommand> controlAt(String nodeAddress) {
+    return ActorRefResolver.get(system)
+        .resolveActorRef(nodeAddress + "/user/" + ComputeControl.NAME);
+  }
+
+  @Override
+  public void close() throws Exception {
+    try {
+      join.close();
+      zk.close();
+      Cluster.get(Adapter.toClassic(system))
+          .leave(Cluster.get(Adapter.toClassic(system)).selfAddress());
+    } finally {
+      system.terminate();
+      system
+          .getWhenTerminated()
+          .toCompletableFuture()
+          .get(Duration.ofSeconds(30).toSeconds(), TimeUnit.SECONDS);
+    }
+  }
+}

@@ -1,0 +1,61 @@
+package dev.tideway.compute.node;
+
+import com.typesafe.config.Config;
+import dev.tideway.common.check.Checks;
+
+/**
+ * The node's settings, read from {@code tideway.compute} (defaults in this module's {@code
+ * reference.conf}).
+ *
+ * @param nodeId this node's id in barrier messages (unique in the cluster)
+ * @param host the address Artery binds and advertises
+ * @param port the Artery port (0 = pick a free one, tests)
+ * @param httpPort the metrics/admin HTTP port
+ * @param zookeeper ZooKeeper connect string
+ * @param zkRoot the ZooKeeper path under which the cluster registers ({@code /tideway})
+ * @param channelCapacity messages a local channel holds
+ * @param creditWindow frames a remote channel may have in flight
+ * @param batchRows rows after which a remote frame is sent without waiting for a barrier
+ * @param stallTimeoutMs how long a producer waits for credit before failing the channel
+ * @param joinTimeoutMs how long to wait for the node to become Up in the cluster
+ */
+public record ComputeNodeConfig(
+    int nodeId,
+    String host,
+    int port,
+    int httpPort,
+    String zookeeper,
+    String zkRoot,
+    int channelCapacity,
+    int creditWindow,
+    int batchRows,
+    long stallTimeoutMs,
+    long joinTimeoutMs) {
+  public ComputeNodeConfig {
+    Checks.checkArgument(
+        channelCapacity >= 1, "channel-capacity must be >= 1, got %s", channelCapacity);
+    Checks.checkArgument(creditWindow >= 1, "credit-window must be >= 1, got %s", creditWindow);
+  }
+
+  /** Reads {@code tideway.compute} from {@code root}. */
+  public static ComputeNodeConfig from(Config root) {
+    Config c = root.getConfig("tideway.compute");
+    String[] listen = c.getString("listen").split(":");
+    Checks.checkArgument(
+        listen.length == 2,
+        "tideway.compute.listen must be HOST:PORT, got %s",
+        c.getString("listen"));
+    return new ComputeNodeConfig(
+        c.getInt("node-id"),
+        listen[0],
+        Integer.parseInt(listen[1]),
+        c.getInt("http-port"),
+        c.getString("zookeeper"),
+        c.getString("zookeeper-root"),
+        c.getInt("exchange.channel-capacity"),
+        c.getInt("exchange.credit-window"),
+        c.getInt("exchange.batch-rows"),
+        c.getDuration("exchange.stall-timeout").toMillis(),
+        c.getDuration("join-timeout").toMillis());
+  }
+}

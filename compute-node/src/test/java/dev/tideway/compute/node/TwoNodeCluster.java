@@ -1,0 +1,89 @@
+package dev.tideway.compute.node;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import dev.tideway.common.time.Clock;
+import dev.tideway.storage.api.StateStores;
+import dev.tideway.storage.api.Storage;
+import dev.tideway.storage.api.StorageOptions;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.test.TestingServer;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Props;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+
+/**
+ * Two compute nodes (two Pekko members in this JVM over Artery TCP on loopback) found through an
+ * in-process ZooKeeper, and a probe standing in for the meta leader: an actor on node A that queues
+ * every {@link ComputeEvent} it receives. Commands to node B are sent through node A's system, so
+ * they and their replies cross Artery and the Kryo serializer.
+ */
+final class TwoNodeCluster implements AutoCloseable {
+  final TestingServer zk;
+  final Storage storageA = StateStores.open("memory://", StorageOptions.defaults());
+  final Storage storageB = StateStores.open("memory://", StorageOptions.defaults());
+  final ComputeNode a;
+  final ComputeNode b;
+  final ActorRef<ComputeEvent> meta;
+  final ActorRef<ComputeCommand> controlA;
+  final ActorRef<ComputeCommand> controlB;
+  private final LinkedBlockingQueue<ComputeEvent> events = new LinkedBlockingQueue<>();
+
+  TwoNodeCluster() throws Exception {
+    zk = new TestingServer(true);
+    a = ComputeNode.start(config(1), TestJob.builders(), Clock.system(), storageA);
+    b = ComputeNode.start(config(2), TestJob.builders(), Clock.system(), storageB);
+    meta =
+        a.system()
+            .systemActorOf(
+                Behaviors.<ComputeEvent>receiveMessage(
+                    e -> {
+                      events.add(e);
+                      return Behaviors.same();
+                    }),
+                "meta-probe",
+                Props.empty());
+    controlA = a.control();
+    controlB = a.controlAt(b.address());
+  }
+
+  private Config config(int nodeId) {
+    return ConfigFactory.parseString(
+            "tideway.compute { node-id = "
+                + nodeId
+                + ", listen = \"127.0.0.1:0\", zookeeper = \""
+                + zk.getConnectString()
+                + "\", exchange.credit-window = 8, exchange.batch-rows = 64 }\n"
+                + "tideway.compute.pekko.cluster.jmx.multi-mbeans-in-same-jvm = on\n"
+                + "tideway.compute.pekko.loglevel = WARNING")
+        .withFallback(ConfigFactory.load());
+  }
+
+  ComputeEvent take() throws InterruptedException {
+    ComputeEvent e = events.poll(30, TimeUnit.SECONDS);
+    if (e == null) {
+      throw new AssertionError("no event from the compute nodes within 30 s");
+    }
+    return e;
+  }
+
+  ComputeEvent poll(long ms) throws InterruptedException {
+    return events.poll(ms, TimeUnit.MILLISECONDS);
+  }
+
+  @Override
+  public void close() throws Exception {
+    try {
+      b.close();
+    } finally {
+      try {
+        a.close();
+      } finally {
+        zk.close();
+        storageA.close();
+        storageB.close();
+      }
+    }
+  }
+}
