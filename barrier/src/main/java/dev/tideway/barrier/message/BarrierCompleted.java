@@ -1,7 +1,6 @@
 package dev.tideway.barrier.message;
 
 import dev.tideway.barrier.epoch.EpochPair;
-import dev.tideway.barrier.progress.ProgressBatch;
 import java.util.List;
 
 /**

@@ -1,5 +1,6 @@
 package dev.tideway.barrier.progress;
 
+import dev.tideway.barrier.message.ProgressBatch;
 import dev.tideway.common.check.Checks;
 
 /**

@@ -1,4 +1,4 @@
-package dev.tideway.barrier.progress;
+package dev.tideway.barrier.message;
 
 import dev.tideway.common.check.Checks;
 import java.util.ArrayList;
