@@ -38,6 +38,9 @@ import java.util.List;
  *
  * <p>Immutable and thread-safe; the buffers passed in belong to the caller's thread.
  *
+ * <p>Checks on per-row paths sit behind an {@code if} so they neither box nor allocate varargs
+ * unless they fail.
+ *
  * <p>Invariants: for keys {@code a}, {@code b} of these types, {@code sign(compareUnsigned(encode(a),
  * encode(b))) == sign(SQL compare(a, b))} column by column under each column's {@link OrderType};
  * equal SQL values (1.0 and 1.00, -0.0 and 0.0) encode to equal bytes; no encoding is a proper
@@ -69,13 +72,9 @@ public final class KeySerde {
   private final byte[] nullTags;
 
   public KeySerde(List<DataType> types, List<OrderType> orders) {
-    Checks.checkArgument(
-        types.size() == orders.size(),
-        "key has %s types but %s orders: %s %s",
-        types.size(),
-        orders.size(),
-        types,
-        orders);
+    if (types.size() != orders.size()) {
+      Checks.checkArgument(false, "key has %s types but %s orders: %s %s", types.size(), orders.size(), types, orders);
+    }
     int n = types.size();
     this.types = types.toArray(new DataType[0]);
     this.orders = orders.toArray(new OrderType[0]);
@@ -122,13 +121,9 @@ public final class KeySerde {
 
   /** Appends the encoding of {@code key}, which has one value per key column. */
   public void encodeTo(GrowableBytes out, Row key) {
-    Checks.checkArgument(
-        key.size() == types.length,
-        "key %s has %s values but the key has %s columns %s",
-        key,
-        key.size(),
-        types.length,
-        List.of(types));
+    if (key.size() != types.length) {
+      Checks.checkArgument(false, "key %s has %s values but the key has %s columns %s", key, key.size(), types.length, List.of(types));
+    }
     for (int c = 0; c < types.length; c++) {
       encodeValue(out, c, key.get(c));
     }
@@ -139,12 +134,9 @@ public final class KeySerde {
    * every key starting with these values (for prefix scans).
    */
   public void encodePrefixTo(GrowableBytes out, Row prefix) {
-    Checks.checkArgument(
-        prefix.size() <= types.length,
-        "prefix %s has %s values but the key has %s columns",
-        prefix,
-        prefix.size(),
-        types.length);
+    if (!(prefix.size() <= types.length)) {
+      Checks.checkArgument(false, "prefix %s has %s values but the key has %s columns", prefix, prefix.size(), types.length);
+    }
     for (int c = 0; c < prefix.size(); c++) {
       encodeValue(out, c, prefix.get(c));
     }
@@ -167,24 +159,17 @@ public final class KeySerde {
     checkIndices(columnIndices);
     for (int c = 0; c < types.length; c++) {
       ColumnVector col = chunk.column(columnIndices[c]);
-      Checks.checkArgument(
-          col.type().equals(types[c]),
-          "chunk column %s is %s but key column %s is %s",
-          columnIndices[c],
-          col.type(),
-          c,
-          types[c]);
+      if (col.type() != types[c] && !col.type().equals(types[c])) {
+        Checks.checkArgument(false, "chunk column %s is %s but key column %s is %s", columnIndices[c], col.type(), c, types[c]);
+      }
       encodeColumn(out, c, col, row);
     }
   }
 
   private void checkIndices(int[] indices) {
-    Checks.checkArgument(
-        indices.length == types.length,
-        "%s column indices %s for a key of %s columns",
-        indices.length,
-        Arrays.toString(indices),
-        types.length);
+    if (indices.length != types.length) {
+      Checks.checkArgument(false, "%s column indices %s for a key of %s columns", indices.length, Arrays.toString(indices), types.length);
+    }
   }
 
   private void encodeValue(GrowableBytes out, int c, Object v) {
@@ -266,7 +251,9 @@ public final class KeySerde {
     try {
       for (int c = 0; c < types.length; c++) {
         p = decodeValue(bytes, p, c, values, next);
-        Checks.checkArgument(p <= end, "key ends inside column %s", c);
+        if (!(p <= end)) {
+          Checks.checkArgument(false, "key ends inside column %s", c);
+        }
       }
     } catch (IndexOutOfBoundsException e) {
       throw new IllegalArgumentException(corrupt(bytes, offset, length, "truncated"), e);
@@ -297,14 +284,17 @@ public final class KeySerde {
       values[c] = null;
       return p;
     }
-    Checks.checkArgument(
-        tag == PRESENT, "tag 0x%02x of column %s at offset %s is neither NULL nor present", tag, c, p - 1);
+    if (tag != PRESENT) {
+      Checks.checkArgument(false, "tag 0x%02x of column %s at offset %s is neither NULL nor present", tag, c, p - 1);
+    }
     int m = masks[c];
     long lm = m == 0 ? 0 : -1L;
     switch (ids[c]) {
       case BOOLEAN -> {
         int v = (b[p] ^ m) & 0xFF;
-        Checks.checkArgument(v <= 1, "BOOLEAN byte 0x%02x", v);
+        if (!(v <= 1)) {
+          Checks.checkArgument(false, "BOOLEAN byte 0x%02x", v);
+        }
         values[c] = v == 1;
         return p + 1;
       }

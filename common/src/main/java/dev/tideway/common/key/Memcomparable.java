@@ -130,8 +130,9 @@ final class Memcomparable {
       if (next == TERMINATOR) {
         return ((long) p << 32) | len;
       }
-      Checks.checkArgument(
-          next == ESCAPED_ZERO, "corrupt key: byte 0x%02x after 0x00 at offset %s", next, p - 1);
+      if (next != ESCAPED_ZERO) {
+        Checks.checkArgument(false, "corrupt key: byte 0x%02x after 0x00 at offset %s", next, p - 1);
+      }
       len++;
     }
   }
@@ -181,10 +182,9 @@ final class Memcomparable {
             ? Long.toString(Math.abs(unscaled.longValue()))
             : unscaled.abs().toString();
     long exponent = (long) digits.length() - stripped.scale();
-    Checks.checkArgument(
-        exponent >= Integer.MIN_VALUE && exponent <= Integer.MAX_VALUE,
-        "DECIMAL %s has an exponent outside the key format's range",
-        v);
+    if (!(exponent >= Integer.MIN_VALUE && exponent <= Integer.MAX_VALUE)) {
+      Checks.checkArgument(false, "DECIMAL %s has an exponent outside the key format's range", v);
+    }
     int start = out.size();
     out.put(signum > 0 ? DECIMAL_POSITIVE : DECIMAL_NEGATIVE);
     out.putIntBE((int) exponent ^ Integer.MIN_VALUE);
@@ -208,11 +208,9 @@ final class Memcomparable {
       next[0] = pos + 1;
       return BigDecimal.ZERO;
     }
-    Checks.checkArgument(
-        sign == DECIMAL_POSITIVE || sign == DECIMAL_NEGATIVE,
-        "corrupt key: DECIMAL sign byte 0x%02x at offset %s",
-        sign,
-        pos);
+    if (!(sign == DECIMAL_POSITIVE || sign == DECIMAL_NEGATIVE)) {
+      Checks.checkArgument(false, "corrupt key: DECIMAL sign byte 0x%02x at offset %s", sign, pos);
+    }
     int m = sign == DECIMAL_NEGATIVE ? mask ^ 0xFF : mask;
     int exponent = GrowableBytes.getIntBE(b, pos + 1) ^ (m == 0 ? 0 : -1) ^ Integer.MIN_VALUE;
     int p = pos + 5;
@@ -222,8 +220,9 @@ final class Memcomparable {
       if (pair == DECIMAL_DIGITS_END) {
         break;
       }
-      Checks.checkArgument(
-          pair <= 100, "corrupt key: DECIMAL digit pair %s at offset %s", pair, p - 1);
+      if (!(pair <= 100)) {
+        Checks.checkArgument(false, "corrupt key: DECIMAL digit pair %s at offset %s", pair, p - 1);
+      }
       digits.append((char) ('0' + (pair - 1) / 10)).append((char) ('0' + (pair - 1) % 10));
     }
     next[0] = p;
@@ -231,13 +230,14 @@ final class Memcomparable {
     if (n > 0 && digits.charAt(n - 1) == '0') {
       digits.setLength(--n); // the pad of an odd digit count
     }
-    Checks.checkArgument(n > 0, "corrupt key: DECIMAL without digits at offset %s", pos);
+    if (!(n > 0)) {
+      Checks.checkArgument(false, "corrupt key: DECIMAL without digits at offset %s", pos);
+    }
     BigInteger unscaled = new BigInteger(digits.toString());
     long scale = (long) n - exponent;
-    Checks.checkArgument(
-        scale >= Integer.MIN_VALUE && scale <= Integer.MAX_VALUE,
-        "corrupt key: DECIMAL scale %s out of range",
-        scale);
+    if (!(scale >= Integer.MIN_VALUE && scale <= Integer.MAX_VALUE)) {
+      Checks.checkArgument(false, "corrupt key: DECIMAL scale %s out of range", scale);
+    }
     BigDecimal v = new BigDecimal(unscaled, (int) scale);
     return sign == DECIMAL_NEGATIVE ? v.negate() : v;
   }
@@ -257,8 +257,9 @@ final class Memcomparable {
     long sumLo = lo + micros;
     long carry = Long.compareUnsigned(sumLo, lo) < 0 ? 1 : 0;
     long sumHi = hi + (micros < 0 ? -1 : 0) + carry;
-    Checks.checkState(
-        sumHi == (short) sumHi, "interval total high word %s exceeds 16 bits", sumHi);
+    if (sumHi != (short) sumHi) {
+      Checks.checkState(false, "interval total high word %s exceeds 16 bits", sumHi);
+    }
     out.ensureRemaining(INTERVAL_BYTES);
     out.putShortBE((short) (sumHi ^ 0x8000));
     out.putLongBE(sumLo);

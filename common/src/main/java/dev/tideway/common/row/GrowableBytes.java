@@ -40,7 +40,9 @@ public final class GrowableBytes {
   }
 
   public GrowableBytes(int initialCapacity) {
-    Checks.checkArgument(initialCapacity >= 0, "capacity must be >= 0, got %s", initialCapacity);
+    if (!(initialCapacity >= 0)) {
+      Checks.checkArgument(false, "capacity must be >= 0, got %s", initialCapacity);
+    }
     bytes = new byte[Math.max(initialCapacity, 8)];
   }
 
@@ -60,19 +62,17 @@ public final class GrowableBytes {
    * {@link #ensureRemaining}).
    */
   public void advanceTo(int newSize) {
-    Checks.checkArgument(
-        newSize >= size && newSize <= bytes.length,
-        "cannot advance from %s to %s with capacity %s",
-        size,
-        newSize,
-        bytes.length);
+    if (!(newSize >= size && newSize <= bytes.length)) {
+      Checks.checkArgument(false, "cannot advance from %s to %s with capacity %s", size, newSize, bytes.length);
+    }
     size = newSize;
   }
 
   /** Drops everything after the first {@code newSize} bytes. */
   public void truncate(int newSize) {
-    Checks.checkArgument(
-        newSize >= 0 && newSize <= size, "cannot truncate %s bytes to %s", size, newSize);
+    if (!(newSize >= 0 && newSize <= size)) {
+      Checks.checkArgument(false, "cannot truncate %s bytes to %s", size, newSize);
+    }
     size = newSize;
   }
 
@@ -93,7 +93,9 @@ public final class GrowableBytes {
   public void ensureRemaining(int n) {
     int needed = size + n;
     if (needed > bytes.length || needed < 0) {
-      Checks.checkArgument(needed >= 0, "buffer would exceed 2 GiB: %s + %s bytes", size, n);
+      if (!(needed >= 0)) {
+        Checks.checkArgument(false, "buffer would exceed 2 GiB: %s + %s bytes", size, n);
+      }
       bytes = Arrays.copyOf(bytes, Math.max(needed, (int) Math.min(Integer.MAX_VALUE - 8L, bytes.length * 2L)));
     }
   }

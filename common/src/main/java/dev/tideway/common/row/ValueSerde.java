@@ -52,6 +52,9 @@ import java.util.List;
  * columns than the schema is an error. Unknown format versions fail naming the version.
  *
  * <p>Immutable and thread-safe; the buffers passed in belong to the caller's thread.
+ *
+ * <p>Checks on per-row paths sit behind an {@code if} so they neither box nor allocate varargs
+ * unless they fail.
  */
 public final class ValueSerde {
   /** The format version written in the first byte of every value. */
@@ -81,13 +84,9 @@ public final class ValueSerde {
 
   /** Appends the encoding of {@code row}, whose values must match the types. */
   public void encodeTo(GrowableBytes out, Row row) {
-    Checks.checkArgument(
-        row.size() == types.length,
-        "row %s has %s values but the value schema has %s columns %s",
-        row,
-        row.size(),
-        types.length,
-        List.of(types));
+    if (row.size() != types.length) {
+      Checks.checkArgument(false, "row %s has %s values but the value schema has %s columns %s", row, row.size(), types.length, List.of(types));
+    }
     int n = types.length;
     int bitmapAt = writeHeader(out, n);
     for (int c = 0; c < n; c++) {
@@ -102,11 +101,9 @@ public final class ValueSerde {
 
   /** Appends the encoding of row {@code row} of {@code chunk} (all its columns, same types). */
   public void encodeTo(GrowableBytes out, StreamChunk chunk, int row) {
-    Checks.checkArgument(
-        chunk.columnCount() == types.length,
-        "chunk has %s columns but the value schema has %s",
-        chunk.columnCount(),
-        types.length);
+    if (chunk.columnCount() != types.length) {
+      Checks.checkArgument(false, "chunk has %s columns but the value schema has %s", chunk.columnCount(), types.length);
+    }
     int n = types.length;
     int bitmapAt = writeHeader(out, n);
     for (int c = 0; c < n; c++) {
@@ -224,7 +221,9 @@ public final class ValueSerde {
    * when they are not a value of this schema.
    */
   public Row decode(byte[] bytes, int offset, int length) {
-    Checks.checkArgument(length > 0, "empty value cannot be decoded as %s", List.of(types));
+    if (!(length > 0)) {
+      Checks.checkArgument(false, "empty value cannot be decoded as %s", List.of(types));
+    }
     int version = bytes[offset] & 0xFF;
     if (version != FORMAT_VERSION) {
       throw new IllegalArgumentException(
@@ -254,11 +253,9 @@ public final class ValueSerde {
   private Row decodeV1(byte[] b, int start, int end) {
     int[] pos = {start};
     int n = readVarInt(b, pos);
-    Checks.checkArgument(
-        n >= 0 && n <= types.length,
-        "value has %s columns but the schema has only %s",
-        n,
-        types.length);
+    if (!(n >= 0 && n <= types.length)) {
+      Checks.checkArgument(false, "value has %s columns but the schema has only %s", n, types.length);
+    }
     int bitmapAt = pos[0];
     int p = bitmapAt + ((n + 7) >>> 3);
     Object[] values = new Object[types.length];
@@ -269,9 +266,13 @@ public final class ValueSerde {
       pos[0] = p;
       values[c] = readValue(b, c, pos);
       p = pos[0];
-      Checks.checkArgument(p <= end, "value ends inside column %s", c);
+      if (!(p <= end)) {
+        Checks.checkArgument(false, "value ends inside column %s", c);
+      }
     }
-    Checks.checkArgument(p == end, "%s trailing bytes", end - p);
+    if (p != end) {
+      Checks.checkArgument(false, "%s trailing bytes", end - p);
+    }
     return Row.wrap(values);
   }
 
@@ -281,7 +282,9 @@ public final class ValueSerde {
       case BOOLEAN -> {
         pos[0] = p + 1;
         int v = b[p];
-        Checks.checkArgument(v == 0 || v == 1, "BOOLEAN byte %s in column %s", v, c);
+        if (!(v == 0 || v == 1)) {
+          Checks.checkArgument(false, "BOOLEAN byte %s in column %s", v, c);
+        }
         return v == 1;
       }
       case SMALLINT -> {
@@ -315,7 +318,9 @@ public final class ValueSerde {
         int zigzag = readVarInt(b, pos);
         int scale = (zigzag >>> 1) ^ -(zigzag & 1);
         int len = readVarInt(b, pos);
-        Checks.checkArgument(len > 0, "DECIMAL of %s bytes in column %s", len, c);
+        if (!(len > 0)) {
+          Checks.checkArgument(false, "DECIMAL of %s bytes in column %s", len, c);
+        }
         BigInteger unscaled = new BigInteger(b, pos[0], len);
         pos[0] += len;
         return new BigDecimal(unscaled, scale);
