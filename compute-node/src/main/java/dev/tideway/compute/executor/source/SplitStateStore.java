@@ -1,0 +1,23 @@
+package dev.tideway.compute.executor.source;
+
+import java.util.OptionalLong;
+
+/**
+ * Where a source keeps each split's position so recovery neither loses nor repeats rows: the offset
+ * after the last row emitted before a barrier is written with the epoch that barrier closes, and
+ * becomes durable exactly when that epoch is committed (with the rest of the job's state).
+ *
+ * <p>Implementations: a state table of {@code (split_id, offset)} rows in the storage engine, and
+ * in tests an in-memory store that models commit and crash. Called from the source actor's thread
+ * only.
+ */
+public interface SplitStateStore {
+  /** The offset of {@code splitId} as of the last committed epoch; empty for a new split. */
+  OptionalLong restore(String splitId);
+
+  /**
+   * Records that {@code splitId} continues at {@code nextOffset} after {@code epoch}; durable once
+   * {@code epoch} is committed.
+   */
+  void persist(long epoch, String splitId, long nextOffset);
+}
