@@ -1,0 +1,71 @@
+package dev.tideway.storage.api;
+
+import dev.tideway.common.time.Clock;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+
+/**
+ * Tuning of one engine. {@link #defaults()} suits a compute node; tests shrink the memory limits
+ * to exercise spills and compaction.
+ *
+ * @param sharedBufferBytes sealed in-memory bytes before the shared buffer spills to SSTs
+ * @param memtableBytes bytes of one writer's current-epoch memtable before it moves to the shared
+ *     buffer under the next sub-epoch
+ * @param blockCacheBytes the decoded-block cache
+ * @param targetFileBytes target size of compaction output SSTs
+ * @param l0Trigger L0 SST count that triggers an L0 to L1 compaction
+ * @param levelBaseBytes size of L1 before it compacts into L2 (each deeper level 10x)
+ * @param checkpointEvery a version checkpoint every this many deltas
+ * @param verifyFileChecksum read each SST whole once at open to check its CRC32C
+ * @param autoCompact schedule compaction after commits
+ */
+public record StorageOptions(
+    long sharedBufferBytes,
+    long memtableBytes,
+    long blockCacheBytes,
+    long targetFileBytes,
+    int l0Trigger,
+    long levelBaseBytes,
+    int checkpointEvery,
+    boolean verifyFileChecksum,
+    boolean autoCompact,
+    int uploadThreads,
+    int compactionThreads,
+    Clock clock,
+    PrometheusRegistry registry) {
+
+  public static StorageOptions defaults() {
+    return new StorageOptions(
+        256L << 20, 64L << 20, 256L << 20, 64L << 20, 4, 256L << 20, 16, true, true, 2, 1,
+        Clock.system(), new PrometheusRegistry());
+  }
+
+  public StorageOptions withMemory(long sharedBufferBytes, long memtableBytes) {
+    return new StorageOptions(
+        sharedBufferBytes, memtableBytes, blockCacheBytes, targetFileBytes, l0Trigger, levelBaseBytes,
+        checkpointEvery, verifyFileChecksum, autoCompact, uploadThreads, compactionThreads, clock, registry);
+  }
+
+  public StorageOptions withCompaction(boolean auto, int l0Trigger, long levelBaseBytes, long targetFileBytes) {
+    return new StorageOptions(
+        sharedBufferBytes, memtableBytes, blockCacheBytes, targetFileBytes, l0Trigger, levelBaseBytes,
+        checkpointEvery, verifyFileChecksum, auto, uploadThreads, compactionThreads, clock, registry);
+  }
+
+  public StorageOptions withCheckpointEvery(int n) {
+    return new StorageOptions(
+        sharedBufferBytes, memtableBytes, blockCacheBytes, targetFileBytes, l0Trigger, levelBaseBytes,
+        n, verifyFileChecksum, autoCompact, uploadThreads, compactionThreads, clock, registry);
+  }
+
+  public StorageOptions withBlockCache(long bytes, boolean verifyFileChecksum) {
+    return new StorageOptions(
+        sharedBufferBytes, memtableBytes, bytes, targetFileBytes, l0Trigger, levelBaseBytes,
+        checkpointEvery, verifyFileChecksum, autoCompact, uploadThreads, compactionThreads, clock, registry);
+  }
+
+  public StorageOptions withRegistry(PrometheusRegistry r) {
+    return new StorageOptions(
+        sharedBufferBytes, memtableBytes, blockCacheBytes, targetFileBytes, l0Trigger, levelBaseBytes,
+        checkpointEvery, verifyFileChecksum, autoCompact, uploadThreads, compactionThreads, clock, r);
+  }
+}

@@ -1,0 +1,148 @@
+package dev.tideway.storage.compaction;
+
+import dev.tideway.common.fault.FailPoints;
+import dev.tideway.storage.api.Epochs;
+import dev.tideway.storage.api.KeyRange;
+import dev.tideway.storage.api.Keys;
+import dev.tideway.storage.api.SstInfo;
+import dev.tideway.storage.api.TableStats;
+import dev.tideway.storage.iterator.EntryIterator;
+import dev.tideway.storage.iterator.MergeIterator;
+import dev.tideway.storage.sst.SstOutput;
+import dev.tideway.storage.sst.SstReaders;
+import dev.tideway.storage.version.VersionDelta;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Executes a {@link CompactionTask}: merges the input SSTs (full scans, which re-check each file's
+ * row checksum), drops what the task allows, writes the survivors to new SSTs and describes the
+ * result as level changes plus the exact (negative) stats delta of the dropped key versions.
+ * Runs on a compactor thread; touches no shared state.
+ */
+public final class CompactionRewriter {
+  public static final String FP_BEFORE_WRITE = FailPoints.declare("compaction.before-write");
+  public static final String FP_AFTER_WRITE = FailPoints.declare("compaction.after-write");
+
+  /** What a compaction produced. */
+  public record Result(
+      List<VersionDelta.LevelChange> changes,
+      Map<Integer, TableStats> statsDelta,
+      long safeEpoch,
+      long readBytes,
+      long writtenBytes,
+      long droppedKeys,
+      long rowsRead) {}
+
+  private final SstReaders readers;
+  private final SstOutput output;
+
+  public CompactionRewriter(SstReaders readers, SstOutput output) {
+    this.readers = readers;
+    this.output = output;
+  }
+
+  public Result run(CompactionTask task) throws IOException {
+    List<EntryIterator> sources = new ArrayList<>();
+    for (List<SstInfo> ssts : task.inputs().values()) {
+      for (SstInfo s : ssts) {
+        sources.add(readers.get(s).iterator(KeyRange.ALL));
+      }
+    }
+    FailPoints.hit(FP_BEFORE_WRITE);
+    DropFilter filter = new DropFilter(new MergeIterator(sources), task);
+    List<SstInfo> out;
+    try (filter) {
+      out = output.write(filter, Math.max(16, task.inputRows()));
+    }
+    FailPoints.hit(FP_AFTER_WRITE);
+    List<VersionDelta.LevelChange> changes = new ArrayList<>();
+    task.inputs().forEach((level, ssts) -> {
+      List<Long> ids = ssts.stream().map(SstInfo::id).toList();
+      changes.add(new VersionDelta.LevelChange(level, ids, level == task.targetLevel() ? out : List.of()));
+    });
+    if (!task.inputs().containsKey(task.targetLevel())) {
+      changes.add(new VersionDelta.LevelChange(task.targetLevel(), List.of(), out));
+    }
+    long written = out.stream().mapToLong(SstInfo::fileSize).sum();
+    return new Result(
+        changes, filter.dropped, task.safeEpoch(), task.inputBytes(), written, filter.droppedKeys, filter.rows);
+  }
+
+  /**
+   * Drops, per key, every version older than the newest one at or below the table's safe epoch, and
+   * that one too when it is a tombstone at the bottom level. Counts what it drops.
+   */
+  private static final class DropFilter implements EntryIterator {
+    private final EntryIterator in;
+    private final CompactionTask task;
+    private final Map<Integer, TableStats> dropped = new HashMap<>();
+    private byte[] key;
+    private boolean seenAtOrBelowSafe;
+    private long droppedKeys;
+    private long rows;
+
+    DropFilter(EntryIterator in, CompactionTask task) {
+      this.in = in;
+      this.task = task;
+    }
+
+    private long safeFor(int table) {
+      Long retain = task.changeLogs().get(table);
+      long safe = task.safeEpoch();
+      return Epochs.visibleUpTo(retain == null ? safe : Math.min(safe, retain - 1));
+    }
+
+    @Override
+    public boolean next() throws IOException {
+      while (in.next()) {
+        rows++;
+        byte[] k = in.key();
+        if (key == null || !Arrays.equals(k, key)) {
+          key = k;
+          seenAtOrBelowSafe = false;
+        }
+        if (in.epoch() > safeFor(Keys.tableId(k))) {
+          return true;
+        }
+        boolean first = !seenAtOrBelowSafe;
+        seenAtOrBelowSafe = true;
+        if (first && !(in.isDelete() && task.bottom())) {
+          return true;
+        }
+        droppedKeys++;
+        TableStats.addInto(dropped, Keys.tableId(k), TableStats.ofEntry(k.length, in.value().length).negate());
+      }
+      return false;
+    }
+
+    @Override
+    public byte[] key() {
+      return in.key();
+    }
+
+    @Override
+    public long epoch() {
+      return in.epoch();
+    }
+
+    @Override
+    public boolean isDelete() {
+      return in.isDelete();
+    }
+
+    @Override
+    public byte[] value() {
+      return in.value();
+    }
+
+    @Override
+    public void close() {
+      in.close();
+    }
+  }
+}

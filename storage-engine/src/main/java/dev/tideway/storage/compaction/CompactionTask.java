@@ -1,0 +1,31 @@
+package dev.tideway.storage.compaction;
+
+import dev.tideway.storage.api.SstInfo;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One compaction: merge {@code inputs} (level → SSTs) into {@code targetLevel}. Versions at or
+ * below {@code safeEpoch} collapse to the newest one per key (tables with a retained change log
+ * use {@code min(safeEpoch, retainFrom - 1)}); tombstones go too when {@code bottom} (no deeper
+ * level holds keys of the task's range).
+ */
+public record CompactionTask(
+    Map<Integer, List<SstInfo>> inputs,
+    int targetLevel,
+    boolean bottom,
+    long safeEpoch,
+    Map<Integer, Long> changeLogs) {
+  public CompactionTask {
+    inputs = Map.copyOf(inputs);
+    changeLogs = Map.copyOf(changeLogs);
+  }
+
+  public long inputBytes() {
+    return inputs.values().stream().flatMap(List::stream).mapToLong(SstInfo::fileSize).sum();
+  }
+
+  public long inputRows() {
+    return inputs.values().stream().flatMap(List::stream).mapToLong(SstInfo::rowCount).sum();
+  }
+}

@@ -1,0 +1,414 @@
+package dev.tideway.storage.engine;
+
+import dev.tideway.common.exec.Threads;
+import dev.tideway.common.fault.InjectedFault;
+import dev.tideway.storage.api.Epochs;
+import dev.tideway.storage.api.KeyRange;
+import dev.tideway.storage.api.LocalStateStore;
+import dev.tideway.storage.api.LogEntry;
+import dev.tideway.storage.api.SstInfo;
+import dev.tideway.storage.api.StateIterator;
+import dev.tideway.storage.api.Storage;
+import dev.tideway.storage.api.StorageException;
+import dev.tideway.storage.api.StorageOptions;
+import dev.tideway.storage.api.SyncResult;
+import dev.tideway.storage.api.TableStats;
+import dev.tideway.storage.compaction.CompactionPicker;
+import dev.tideway.storage.compaction.CompactionRewriter;
+import dev.tideway.storage.compaction.CompactionTask;
+import dev.tideway.storage.iterator.Entry;
+import dev.tideway.storage.iterator.EntryIterator;
+import dev.tideway.storage.iterator.MergeIterator;
+import dev.tideway.storage.iterator.MvccIterator;
+import dev.tideway.storage.memtable.SharedBuffer;
+import dev.tideway.storage.metrics.StorageMetrics;
+import dev.tideway.storage.objectstore.LocalFsObjectStore;
+import dev.tideway.storage.objectstore.ObjectStore;
+import dev.tideway.storage.sst.BlockCache;
+import dev.tideway.storage.sst.SstIds;
+import dev.tideway.storage.sst.SstOutput;
+import dev.tideway.storage.sst.SstReaders;
+import dev.tideway.storage.sst.SstWriterOptions;
+import dev.tideway.storage.version.Version;
+import dev.tideway.storage.version.VersionManager;
+import dev.tideway.storage.version.VersionPins;
+import dev.tideway.storage.version.VersionStore;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+
+/**
+ * The assembled state store of one process: shared buffer, SST readers and block cache, the
+ * version manager, compaction and vacuum.
+ *
+ * <p>Overview (threads): writers own their {@link LocalStore}s; {@code sync} runs on the {@code
+ * storage-upload} pool; every version change (commit, compaction result, change-log retention) and
+ * vacuum run in order on the single {@code storage-version} thread, which owns the {@link
+ * VersionManager}; compaction rewrites run on the {@code storage-compactor} pool, one task at a time
+ * ({@link #compactionLock}), and never block writers or commits. Reads are lock-free: they snapshot
+ * the shared buffer, then pin the current version (this order matters, see {@link SharedBuffer}).
+ */
+public final class StorageEngine implements Storage {
+  private final ObjectStore store;
+  private final StorageOptions options;
+  private final BlockCache cache;
+  private final SstReaders readers;
+  private final SstIds ids;
+  private final SharedBuffer buffer;
+  private final VersionManager versions;
+  private final VersionPins pins = new VersionPins();
+  private final StorageMetrics metrics;
+  private final CompactionPicker picker;
+  private final CompactionRewriter rewriter;
+  private final ExecutorService versionThread = Threads.singleThread("storage-version");
+  private final ExecutorService uploadPool;
+  private final ExecutorService compactPool;
+  private final ReentrantLock compactionLock = new ReentrantLock();
+  private volatile boolean closed;
+
+  private StorageEngine(ObjectStore store, StorageOptions options) throws IOException {
+    this.store = store;
+    this.options = options;
+    if (store instanceof LocalFsObjectStore fs) {
+      fs.deleteTemporaries();
+    }
+    this.versions = VersionManager.open(new VersionStore(store, options.checkpointEvery()));
+    long maxListed = 0;
+    for (String p : store.list("sst/")) {
+      maxListed = Math.max(maxListed, SstInfo.idOfPath(p));
+    }
+    this.ids = new SstIds(Math.max(maxListed, versions.current().maxSstId()) + 1);
+    this.cache = new BlockCache(options.blockCacheBytes());
+    this.readers = new SstReaders(store, cache, options.verifyFileChecksum());
+    this.metrics = new StorageMetrics(options.registry(), cache);
+    this.uploadPool = Threads.fixedPool("storage-upload", options.uploadThreads());
+    this.compactPool = Threads.fixedPool("storage-compactor", options.compactionThreads());
+    SstOutput flush = new SstOutput(store, SstWriterOptions.DEFAULT, ids::next, Long.MAX_VALUE);
+    this.buffer = new SharedBuffer(flush, readers, uploadPool, ids, options.sharedBufferBytes());
+    this.picker = new CompactionPicker(options.l0Trigger(), options.levelBaseBytes());
+    this.rewriter =
+        new CompactionRewriter(
+            readers, new SstOutput(store, SstWriterOptions.DEFAULT, ids::next, options.targetFileBytes()));
+    versions.addListener(this::onVersion);
+    metrics.onVersion(versions.current());
+  }
+
+  /** Opens (or creates) the store in {@code store}: recovers the last committed version and vacuums orphans. */
+  public static StorageEngine open(ObjectStore store, StorageOptions options) {
+    try {
+      StorageEngine e = new StorageEngine(store, options);
+      e.vacuum();
+      return e;
+    } catch (IOException e) {
+      throw new StorageException(StorageException.Reason.OBJECT_STORE, "cannot open state store in " + store.describe(), e);
+    }
+  }
+
+  SharedBuffer sharedBuffer() {
+    return buffer;
+  }
+
+  /** The current committed version (for tests and tools). */
+  public Version version() {
+    return versions.current();
+  }
+
+  public SstReaders readers() {
+    return readers;
+  }
+
+  public ObjectStore objectStore() {
+    return store;
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new StorageException(StorageException.Reason.CLOSED, "state store in " + store.describe() + " is closed");
+    }
+  }
+
+  private void onVersion(Version v) {
+    buffer.onCommitted(v.maxCommittedEpoch());
+    metrics.onVersion(v);
+  }
+
+  // ---- StateStore: writes and sync ----
+
+  @Override
+  public LocalStateStore newLocal(int tableId) {
+    checkOpen();
+    return new LocalStore(this, tableId, options.memtableBytes());
+  }
+
+  @Override
+  public CompletableFuture<SyncResult> sync(long epoch) {
+    checkOpen();
+    return CompletableFuture.supplyAsync(
+        () -> {
+          long t0 = options.clock().nanoTime();
+          try {
+            SyncResult r = buffer.sync(epoch);
+            metrics.syncRows.inc(r.rowCount());
+            metrics.syncBytes.inc(r.ssts().stream().mapToLong(SstInfo::fileSize).sum());
+            metrics.syncDuration.observe((options.clock().nanoTime() - t0) / 1e9);
+            return r;
+          } catch (IOException e) {
+            throw new StorageException(StorageException.Reason.OBJECT_STORE, "sync of epoch " + Epochs.format(epoch) + " failed", e);
+          }
+        },
+        uploadPool);
+  }
+
+  @Override
+  public void clearUncommitted() {
+    buffer.clear();
+  }
+
+  // ---- StateStore: reads ----
+
+  @Override
+  public long committedEpoch() {
+    return versions.current().maxCommittedEpoch();
+  }
+
+  @Override
+  public long safeEpoch() {
+    return versions.current().safeEpoch();
+  }
+
+  private VersionPins.Pin pinCommitted(long epoch) {
+    checkOpen();
+    VersionPins.Pin pin = pins.pin(versions.current(), epoch);
+    Version v = pin.version();
+    if (epoch < v.safeEpoch() || epoch > v.maxCommittedEpoch()) {
+      pin.close();
+      throw new StorageException(
+          StorageException.Reason.EPOCH_OUT_OF_RANGE,
+          "read at epoch " + Epochs.format(epoch) + " outside [safe " + Epochs.format(v.safeEpoch())
+              + ", committed " + Epochs.format(v.maxCommittedEpoch()) + "]");
+    }
+    return pin;
+  }
+
+  @Override
+  public byte[] get(byte[] key, long epoch) {
+    try (VersionPins.Pin pin = pinCommitted(epoch)) {
+      Entry e = VersionReads.get(pin.version(), readers, key, Epochs.visibleUpTo(epoch), null);
+      return e == null || e.delete() ? null : e.value();
+    }
+  }
+
+  @Override
+  public StateIterator iter(KeyRange range, long epoch) {
+    VersionPins.Pin pin = pinCommitted(epoch);
+    try {
+      List<EntryIterator> sources = VersionReads.sources(pin.version(), readers, range, Epochs.visibleUpTo(epoch));
+      return new MvccIterator(new MergeIterator(sources), Epochs.visibleUpTo(epoch), pin::close);
+    } catch (RuntimeException e) {
+      pin.close();
+      throw e;
+    }
+  }
+
+  /** A writer's read: shared buffer first, then the pinned committed version. */
+  Entry getUncommitted(byte[] key, long maxEpoch) {
+    List<SharedBuffer.Item> snapshot = buffer.items();
+    try (VersionPins.Pin pin = pins.pin(versions.current(), maxEpoch)) {
+      Entry best = SharedBuffer.get(snapshot, readers, key, maxEpoch);
+      return VersionReads.get(pin.version(), readers, key, maxEpoch, best);
+    }
+  }
+
+  StateIterator iterUncommitted(KeyRange range, long maxEpoch, EntryIterator memtable) {
+    List<SharedBuffer.Item> snapshot = buffer.items();
+    VersionPins.Pin pin = pins.pin(versions.current(), maxEpoch);
+    try {
+      List<EntryIterator> sources = new ArrayList<>();
+      sources.add(memtable);
+      sources.addAll(SharedBuffer.sources(snapshot, readers, range, maxEpoch));
+      sources.addAll(VersionReads.sources(pin.version(), readers, range, maxEpoch));
+      return new MvccIterator(new MergeIterator(sources), maxEpoch, pin::close);
+    } catch (RuntimeException e) {
+      pin.close();
+      throw e;
+    }
+  }
+
+  @Override
+  public List<LogEntry> iterLog(int tableId, BitSet vnodes, long fromEpoch, long toEpoch) {
+    try (VersionPins.Pin pin = pins.pin(versions.current(), fromEpoch)) {
+      return ChangeLogReader.read(pin.version(), readers, tableId, vnodes, fromEpoch, toEpoch);
+    }
+  }
+
+  @Override
+  public Map<Integer, TableStats> tableStats() {
+    return versions.current().tableStats();
+  }
+
+  // ---- VersionService ----
+
+  private <T> T onVersionThread(Supplier<T> action) {
+    checkOpen();
+    Future<T> f = versionThread.submit(action::get);
+    try {
+      return f.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StorageException(StorageException.Reason.CLOSED, "interrupted waiting for the version thread", e);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException re) {
+        throw re;
+      }
+      throw new StorageException(StorageException.Reason.OBJECT_STORE, "version change failed", e.getCause());
+    }
+  }
+
+  @Override
+  public void commitEpoch(long epoch, List<SstInfo> ssts, Map<Integer, TableStats> statsDelta) {
+    onVersionThread(() -> versions.commitEpoch(epoch, ssts, statsDelta));
+    if (options.autoCompact() && !closed) {
+      compactPool.execute(this::autoCompact);
+    }
+  }
+
+  @Override
+  public void registerChangeLog(int tableId, long fromEpoch) {
+    onVersionThread(() -> {
+      if (fromEpoch < versions.current().safeEpoch()) {
+        throw new StorageException(
+            StorageException.Reason.EPOCH_OUT_OF_RANGE,
+            "change log of table " + tableId + " from " + Epochs.format(fromEpoch) + " below the safe epoch");
+      }
+      return versions.setChangeLog(tableId, fromEpoch);
+    });
+  }
+
+  @Override
+  public void releaseChangeLog(int tableId, long epoch) {
+    onVersionThread(() -> versions.setChangeLog(tableId, epoch < 0 ? dev.tideway.storage.version.VersionDelta.RELEASED : epoch));
+  }
+
+  private long safeEpochForCompaction() {
+    long committed = versions.current().maxCommittedEpoch();
+    return Math.min(committed, pins.minPinnedEpoch(committed));
+  }
+
+  private void autoCompact() {
+    if (!compactionLock.tryLock()) {
+      return;
+    }
+    try {
+      while (!closed) {
+        Optional<CompactionTask> t = picker.pick(versions.current(), safeEpochForCompaction());
+        if (t.isEmpty()) {
+          return;
+        }
+        runCompaction(t.get());
+      }
+    } catch (RuntimeException e) {
+      // A failed compaction changes nothing; its files are vacuumed and it is retried after the next commit.
+    } finally {
+      compactionLock.unlock();
+    }
+  }
+
+  @Override
+  public void compactNow(boolean full) {
+    checkOpen();
+    compactionLock.lock();
+    try {
+      if (full) {
+        CompactionPicker.full(versions.current(), safeEpochForCompaction()).ifPresent(this::runCompaction);
+        return;
+      }
+      Optional<CompactionTask> t;
+      while ((t = picker.pick(versions.current(), safeEpochForCompaction())).isPresent()) {
+        runCompaction(t.get());
+      }
+    } finally {
+      compactionLock.unlock();
+    }
+  }
+
+  private void runCompaction(CompactionTask task) {
+    try (SstIds.Guard g = ids.begin()) {
+      CompactionRewriter.Result r;
+      try {
+        r = rewriter.run(task);
+      } catch (IOException e) {
+        throw new StorageException(StorageException.Reason.OBJECT_STORE, "compaction failed", e);
+      }
+      onVersionThread(() -> versions.applyCompaction(r.changes(), r.statsDelta(), r.safeEpoch()));
+      metrics.compactionReadBytes.inc(r.readBytes());
+      metrics.compactionWriteBytes.inc(r.writtenBytes());
+      metrics.compactionDroppedKeys.inc(r.droppedKeys());
+    }
+    vacuum();
+  }
+
+  @Override
+  public int vacuum() {
+    return onVersionThread(this::vacuumOnVersionThread);
+  }
+
+  private int vacuumOnVersionThread() {
+    long below = ids.safeToDeleteBelow();
+    Set<Long> keep = new HashSet<>(buffer.stagedIds());
+    keep.addAll(pins.pinnedSstIds());
+    keep.addAll(versions.current().sstIds());
+    int deleted = 0;
+    try {
+      for (String p : store.list("sst/")) {
+        long id = SstInfo.idOfPath(p);
+        if (id >= 0 && id < below && !keep.contains(id)) {
+          readers.evict(id);
+          store.delete(p);
+          deleted++;
+        }
+      }
+    } catch (IOException | InjectedFault e) {
+      // Vacuum is best effort: what is left is found again next time.
+    }
+    return deleted;
+  }
+
+  @Override
+  public String describeVersion() {
+    return versions.current().toString();
+  }
+
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    compactionLock.lock();
+    compactionLock.unlock();
+    versionThread.shutdown();
+    uploadPool.shutdown();
+    compactPool.shutdown();
+    try {
+      versionThread.awaitTermination(10, TimeUnit.SECONDS);
+      uploadPool.awaitTermination(10, TimeUnit.SECONDS);
+      compactPool.awaitTermination(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    readers.close();
+    metrics.close();
+  }
+}

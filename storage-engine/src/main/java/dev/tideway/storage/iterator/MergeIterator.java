@@ -1,0 +1,88 @@
+package dev.tideway.storage.iterator;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.PriorityQueue;
+
+/**
+ * Merges sorted sources into one stream in storage order (key asc, epoch desc). Sources may hold
+ * the same (key, epoch): an SST that was synced and then committed is read both from the shared
+ * buffer and from the version for a moment; such duplicates carry the same content and are
+ * emitted once. Confined to one thread.
+ */
+public final class MergeIterator implements EntryIterator {
+  private final PriorityQueue<EntryIterator> heap =
+      new PriorityQueue<>((a, b) -> Entry.compare(a.key(), a.epoch(), b.key(), b.epoch()));
+  private final List<EntryIterator> pending;
+  private final List<EntryIterator> all;
+  private EntryIterator top;
+  private byte[] key;
+  private long epoch;
+  private boolean delete;
+  private byte[] value;
+  private boolean started;
+
+  public MergeIterator(List<? extends EntryIterator> sources) {
+    this.pending = new ArrayList<>(sources);
+    this.all = new ArrayList<>(sources);
+  }
+
+  @Override
+  public boolean next() throws IOException {
+    if (!started) {
+      started = true;
+      for (EntryIterator it : pending) {
+        if (it.next()) {
+          heap.add(it);
+        }
+      }
+      pending.clear();
+    }
+    while (true) {
+      if (top != null && top.next()) {
+        heap.add(top);
+      }
+      top = heap.poll();
+      if (top == null) {
+        return false;
+      }
+      byte[] k = top.key();
+      long e = top.epoch();
+      if (key != null && e == epoch && Arrays.equals(k, key)) {
+        continue;
+      }
+      key = k;
+      epoch = e;
+      delete = top.isDelete();
+      value = top.value();
+      return true;
+    }
+  }
+
+  @Override
+  public byte[] key() {
+    return key;
+  }
+
+  @Override
+  public long epoch() {
+    return epoch;
+  }
+
+  @Override
+  public boolean isDelete() {
+    return delete;
+  }
+
+  @Override
+  public byte[] value() {
+    return value;
+  }
+
+  @Override
+  public void close() {
+    all.forEach(EntryIterator::close);
+  }
+}

@@ -1,0 +1,218 @@
+package dev.tideway.storage.objectstore;
+
+import dev.tideway.common.check.Checks;
+import java.io.EOFException;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+
+/**
+ * The object store on a local directory. An upload writes {@code <path>.tmp-<n>} beside its target,
+ * fsyncs it, renames it atomically over the target and fsyncs the directory, so a crash leaves
+ * either nothing or the whole object. Leftover temporaries (from a crash mid-upload) are never
+ * listed and are removed by {@link #deleteTemporaries()}. Thread-safe.
+ */
+public final class LocalFsObjectStore implements ObjectStore {
+  private static final String TMP = ".tmp-";
+  private final Path root;
+  private final AtomicLong tmpCounter = new AtomicLong();
+
+  public LocalFsObjectStore(Path root) throws IOException {
+    this.root = root.toAbsolutePath().normalize();
+    Files.createDirectories(this.root);
+  }
+
+  public Path root() {
+    return root;
+  }
+
+  private Path resolve(String path) {
+    Checks.checkArgument(
+        !path.isEmpty() && !path.startsWith("/") && !path.contains(".."),
+        "object path must be relative without '..', got '%s'",
+        path);
+    return root.resolve(path);
+  }
+
+  @Override
+  public ObjectWriter create(String path) throws IOException {
+    Path target = resolve(path);
+    Files.createDirectories(target.getParent());
+    Path tmp = target.resolveSibling(target.getFileName() + TMP + tmpCounter.incrementAndGet());
+    FileChannel ch =
+        FileChannel.open(
+            tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, StandardOpenOption.READ);
+    return new LocalWriter(path, target, tmp, ch);
+  }
+
+  @Override
+  public byte[] read(String path) throws IOException {
+    try {
+      return Files.readAllBytes(resolve(path));
+    } catch (NoSuchFileException e) {
+      throw new FileNotFoundException("object " + path + " not found in " + describe());
+    }
+  }
+
+  @Override
+  public RandomAccessObject open(String path) throws IOException {
+    try {
+      return new LocalObject(path, FileChannel.open(resolve(path), StandardOpenOption.READ));
+    } catch (NoSuchFileException e) {
+      throw new FileNotFoundException("object " + path + " not found in " + describe());
+    }
+  }
+
+  @Override
+  public List<String> list(String prefix) throws IOException {
+    List<String> out = new ArrayList<>();
+    try (Stream<Path> s = Files.walk(root)) {
+      s.filter(Files::isRegularFile)
+          .map(p -> root.relativize(p).toString().replace('\\', '/'))
+          .filter(p -> p.startsWith(prefix) && !p.contains(TMP))
+          .forEach(out::add);
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
+    out.sort(null);
+    return out;
+  }
+
+  @Override
+  public boolean exists(String path) {
+    return Files.isRegularFile(resolve(path));
+  }
+
+  @Override
+  public void delete(String path) throws IOException {
+    Files.deleteIfExists(resolve(path));
+  }
+
+  /** Removes upload temporaries left by a crash; call only when no upload is in flight. */
+  public int deleteTemporaries() throws IOException {
+    List<Path> tmps;
+    try (Stream<Path> s = Files.walk(root)) {
+      tmps = s.filter(p -> p.getFileName().toString().contains(TMP)).toList();
+    }
+    for (Path p : tmps) {
+      Files.deleteIfExists(p);
+    }
+    return tmps.size();
+  }
+
+  @Override
+  public String describe() {
+    return root.toUri().toString();
+  }
+
+  private static void fsyncDirectory(Path dir) throws IOException {
+    try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+      d.force(true);
+    }
+  }
+
+  private static final class LocalWriter extends ObjectWriter {
+    private final String path;
+    private final Path target;
+    private final Path tmp;
+    private final FileChannel ch;
+    private final ByteBuffer buf = ByteBuffer.allocate(64 << 10);
+    private long pos;
+    private boolean done;
+
+    LocalWriter(String path, Path target, Path tmp, FileChannel ch) {
+      this.path = path;
+      this.target = target;
+      this.tmp = tmp;
+      this.ch = ch;
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      Checks.checkState(!done, "upload of %s already finished", path);
+      pos += len;
+      while (len > 0) {
+        if (!buf.hasRemaining()) {
+          drain();
+        }
+        int n = Math.min(len, buf.remaining());
+        buf.put(b, off, n);
+        off += n;
+        len -= n;
+      }
+    }
+
+    private void drain() throws IOException {
+      buf.flip();
+      while (buf.hasRemaining()) {
+        ch.write(buf);
+      }
+      buf.clear();
+    }
+
+    @Override
+    public long position() {
+      return pos;
+    }
+
+    @Override
+    public String path() {
+      return path;
+    }
+
+    @Override
+    public void commit() throws IOException {
+      Checks.checkState(!done, "upload of %s already finished", path);
+      drain();
+      ch.force(true);
+      ch.close();
+      done = true;
+      Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      fsyncDirectory(target.getParent());
+    }
+
+    @Override
+    public void close() throws IOException {
+      if (!done) {
+        done = true;
+        ch.close();
+        Files.deleteIfExists(tmp);
+      }
+    }
+  }
+
+  private record LocalObject(String path, FileChannel ch) implements RandomAccessObject {
+    @Override
+    public long length() throws IOException {
+      return ch.size();
+    }
+
+    @Override
+    public void readFully(long position, ByteBuffer dst) throws IOException {
+      long p = position;
+      while (dst.hasRemaining()) {
+        int n = ch.read(dst, p);
+        if (n < 0) {
+          throw new EOFException("read past the end of " + path + " at " + p);
+        }
+        p += n;
+      }
+    }
+
+    @Override
+    public void close() throws IOException {
+      ch.close();
+    }
+  }
+}

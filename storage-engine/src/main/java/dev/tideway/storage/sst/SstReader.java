@@ -1,0 +1,503 @@
+package dev.tideway.storage.sst;
+
+import dev.tideway.common.fault.InjectedFault;
+import dev.tideway.storage.api.KeyRange;
+import dev.tideway.storage.api.Keys;
+import dev.tideway.storage.api.SstInfo;
+import dev.tideway.storage.api.StorageException;
+import dev.tideway.storage.iterator.Entry;
+import dev.tideway.storage.iterator.EntryIterator;
+import dev.tideway.storage.objectstore.ObjectStore;
+import dev.tideway.storage.objectstore.RandomAccessObject;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.PrimitiveIterator;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.stream.IntStream;
+import java.util.zip.CRC32C;
+import org.apache.parquet.ParquetReadOptions;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.ColumnReader;
+import org.apache.parquet.column.impl.ColumnReadStoreImpl;
+import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.column.values.bloomfilter.BloomFilter;
+import org.apache.parquet.conf.PlainParquetConfiguration;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.internal.column.columnindex.ColumnIndex;
+import org.apache.parquet.internal.column.columnindex.OffsetIndex;
+import org.apache.parquet.internal.filter2.columnindex.RowRanges;
+import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.io.api.Converter;
+import org.apache.parquet.io.api.GroupConverter;
+import org.apache.parquet.io.api.PrimitiveConverter;
+
+/**
+ * Reads one SST. {@link #open} verifies the file before anything is served: size and whole-file
+ * CRC32C against the {@link SstInfo}, then the footer (format version, table ids, key bounds); page
+ * CRCs are verified on every page read, and a full scan re-checks the footer's row checksum.
+ * Any mismatch is a {@link StorageException} with reason CORRUPTED naming the file: never wrong
+ * data.
+ *
+ * <p>Overview: at open the key column's page index (max key and row span of every page) and the
+ * key bloom filter of every row group are loaded into memory. A get checks the key bounds, the
+ * bloom filter, binary-searches the page and reads that page's 256-row block through the shared
+ * {@link BlockCache}. Scans read whole row groups and decode rows lazily with column readers.
+ *
+ * <p>Thread-safe: the underlying {@link ParquetFileReader} holds one stream and is used under
+ * {@link #readLock} only for the read call; decoding happens outside the lock.
+ */
+public final class SstReader implements AutoCloseable {
+  private static final List<ColumnDescriptor> COLUMNS = SstFormat.SCHEMA.getColumns();
+
+  private final SstInfo info;
+  private final String path;
+  private final RandomAccessObject object;
+  private final ParquetFileReader reader;
+  private final ReentrantLock readLock = new ReentrantLock();
+  private final BlockCache cache;
+  private final String createdBy;
+  private final long rowsCrc;
+  private final List<BlockMetaData> rowGroups;
+  private final BloomFilter[] bloom;
+  private final OffsetIndex[] offsetIndex;
+  /** rgFirstPage[rg] = global index of the rg's first page; one extra entry at the end. */
+  private final int[] rgFirstPage;
+
+  private final byte[][] pageMax;
+
+  private SstReader(SstInfo info, RandomAccessObject object, BlockCache cache) throws IOException {
+    this.info = info;
+    this.path = info.objectPath();
+    this.object = object;
+    this.cache = cache;
+    ObjectInputFile in = new ObjectInputFile(object);
+    ParquetReadOptions options =
+        ParquetReadOptions.builder(new PlainParquetConfiguration())
+            .withCodecFactory(SstCodecs.INSTANCE)
+            .usePageChecksumVerification(true)
+            .build();
+    this.reader = new ParquetFileReader(in, options);
+    Map<String, String> meta = reader.getFooter().getFileMetaData().getKeyValueMetaData();
+    this.createdBy = reader.getFooter().getFileMetaData().getCreatedBy();
+    verifyFooter(meta);
+    this.rowsCrc = Long.parseLong(meta.get(SstFormat.META_ROWS_CRC32C));
+    this.rowGroups = reader.getRowGroups();
+    int n = rowGroups.size();
+    this.bloom = new BloomFilter[n];
+    this.offsetIndex = new OffsetIndex[n];
+    this.rgFirstPage = new int[n + 1];
+    List<byte[]> maxes = new ArrayList<>();
+    for (int rg = 0; rg < n; rg++) {
+      ColumnChunkMetaData k = rowGroups.get(rg).getColumns().get(0);
+      bloom[rg] = reader.readBloomFilter(k);
+      offsetIndex[rg] = reader.readOffsetIndex(k);
+      ColumnIndex ci = reader.readColumnIndex(k);
+      if (offsetIndex[rg] == null || ci == null) {
+        throw corrupted("row group " + rg + " has no page index", null);
+      }
+      rgFirstPage[rg] = maxes.size();
+      for (ByteBuffer max : ci.getMaxValues()) {
+        byte[] b = new byte[max.remaining()];
+        max.duplicate().get(b);
+        maxes.add(b);
+      }
+    }
+    rgFirstPage[n] = maxes.size();
+    this.pageMax = maxes.toArray(new byte[0][]);
+  }
+
+  /** Opens and verifies SST {@code info}; {@code verifyFileChecksum} reads the whole file once. */
+  public static SstReader open(
+      ObjectStore store, SstInfo info, BlockCache cache, boolean verifyFileChecksum) {
+    RandomAccessObject object;
+    try {
+      object = store.open(info.objectPath());
+    } catch (IOException e) {
+      throw new StorageException(
+          StorageException.Reason.OBJECT_STORE, "cannot open SST file " + info.objectPath(), e);
+    }
+    try {
+      long len = object.length();
+      if (len != info.fileSize()) {
+        throw new StorageException(
+            StorageException.Reason.CORRUPTED,
+            "SST file " + info.objectPath() + " is corrupted: " + len + " bytes, expected "
+                + info.fileSize());
+      }
+      if (verifyFileChecksum) {
+        verifyChecksum(object, info);
+      }
+      return new SstReader(info, object, cache);
+    } catch (StorageException | InjectedFault e) {
+      closeQuietly(object);
+      throw e;
+    } catch (IOException | RuntimeException e) {
+      closeQuietly(object);
+      throw new StorageException(
+          StorageException.Reason.CORRUPTED,
+          "SST file " + info.objectPath() + " is corrupted: " + e,
+          e);
+    }
+  }
+
+  private static void closeQuietly(RandomAccessObject o) {
+    try {
+      o.close();
+    } catch (IOException ignored) {
+      // Already failing; the first error is the one reported.
+    }
+  }
+
+  private static void verifyChecksum(RandomAccessObject object, SstInfo info) throws IOException {
+    CRC32C crc = new CRC32C();
+    ByteBuffer buf = ByteBuffer.allocate(1 << 20);
+    for (long pos = 0; pos < info.fileSize(); ) {
+      buf.clear();
+      buf.limit((int) Math.min(buf.capacity(), info.fileSize() - pos));
+      object.readFully(pos, buf);
+      buf.flip();
+      pos += buf.remaining();
+      crc.update(buf);
+    }
+    if ((int) crc.getValue() != info.fileCrc32c()) {
+      throw new StorageException(
+          StorageException.Reason.CORRUPTED,
+          String.format(
+              "SST file %s is corrupted: CRC32C %08x, expected %08x",
+              info.objectPath(), (int) crc.getValue(), info.fileCrc32c()));
+    }
+  }
+
+  private void verifyFooter(Map<String, String> meta) {
+    String v = meta.get(SstFormat.META_FORMAT_VERSION);
+    if (v == null || Integer.parseInt(v) != SstFormat.FORMAT_VERSION) {
+      throw corrupted("format version " + v + ", this reader reads " + SstFormat.FORMAT_VERSION, null);
+    }
+    String tables = meta.get(SstFormat.META_TABLE_IDS);
+    String expected =
+        String.join(",", info.tableStats().keySet().stream().sorted().map(String::valueOf).toList());
+    if (!expected.equals(tables)) {
+      throw corrupted("table ids [" + tables + "], expected [" + expected + "]", null);
+    }
+    if (!Arrays.equals(SstFormat.unhex(meta.get(SstFormat.META_MIN_KEY)), info.minKey())
+        || !Arrays.equals(SstFormat.unhex(meta.get(SstFormat.META_MAX_KEY)), info.maxKey())) {
+      throw corrupted("key bounds differ from the version's", null);
+    }
+    long rows = Long.parseLong(meta.get(SstFormat.META_ROW_COUNT));
+    if (rows != info.rowCount() || reader.getRecordCount() != rows) {
+      throw corrupted("row count " + reader.getRecordCount() + ", expected " + info.rowCount(), null);
+    }
+  }
+
+  private StorageException corrupted(String what, Throwable cause) {
+    return new StorageException(
+        StorageException.Reason.CORRUPTED,
+        "SST file " + path + " is corrupted: " + what + (cause == null ? "" : ": " + cause),
+        cause);
+  }
+
+  public SstInfo info() {
+    return info;
+  }
+
+  public int pageCount() {
+    return pageMax.length;
+  }
+
+  /**
+   * The newest version of {@code key} with epoch at most {@code maxEpoch} (a tombstone included), or
+   * null.
+   */
+  public Entry get(byte[] key, long maxEpoch) {
+    if (Keys.compare(key, info.minKey()) < 0 || Keys.compare(key, info.maxKey()) > 0) {
+      return null;
+    }
+    if (info.minEpoch() > maxEpoch) {
+      return null;
+    }
+    int page = firstPageWithMaxAtLeast(key);
+    if (page < 0) {
+      return null;
+    }
+    int rg = rowGroupOf(page);
+    if (!bloom[rg].findHash(bloom[rg].hash(Binary.fromConstantByteArray(key)))) {
+      return null;
+    }
+    try {
+      for (int p = page; p < pageMax.length; p++) {
+        Block b = block(p);
+        int i = b.lowerBound(key);
+        for (; i < b.size(); i++) {
+          if (b.compareKey(i, key) != 0) {
+            return null;
+          }
+          if (b.epoch(i) <= maxEpoch) {
+            return b.entry(i);
+          }
+        }
+      }
+      return null;
+    } catch (IOException | RuntimeException e) {
+      throw rethrow(e);
+    }
+  }
+
+  private RuntimeException rethrow(Exception e) {
+    if (e instanceof StorageException || e instanceof InjectedFault) {
+      return (RuntimeException) e;
+    }
+    return corrupted("read failed", e);
+  }
+
+  /** The first page whose (upper bound of) max key is at least {@code key}, or -1. */
+  private int firstPageWithMaxAtLeast(byte[] key) {
+    int lo = 0;
+    int hi = pageMax.length;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (Keys.compare(pageMax[mid], key) < 0) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo == pageMax.length ? -1 : lo;
+  }
+
+  private int rowGroupOf(int page) {
+    int rg = Arrays.binarySearch(rgFirstPage, page);
+    if (rg < 0) {
+      return -rg - 2;
+    }
+    while (rg + 1 < rgFirstPage.length && rgFirstPage[rg + 1] == page) {
+      rg++;
+    }
+    return rg;
+  }
+
+  private Block block(int page) throws IOException {
+    return cache.get(info.id(), page, () -> loadPages(page, page + 1));
+  }
+
+  private Block loadPages(int fromPage, int toPage) throws IOException {
+    PageReadStore pages = readPages(fromPage, toPage);
+    return decode(pages);
+  }
+
+  /** Reads pages {@code [fromPage, toPage)}, all in one row group. */
+  private PageReadStore readPages(int fromPage, int toPage) throws IOException {
+    int rg = rowGroupOf(fromPage);
+    int first = fromPage - rgFirstPage[rg];
+    int last = toPage - rgFirstPage[rg];
+    long rgRows = rowGroups.get(rg).getRowCount();
+    readLock.lock();
+    try {
+      if (first == 0 && last == rgFirstPage[rg + 1] - rgFirstPage[rg]) {
+        return reader.readRowGroup(rg);
+      }
+      PrimitiveIterator.OfInt pageIdx = IntStream.range(first, last).iterator();
+      return reader.readFilteredRowGroup(rg, RowRanges.create(rgRows, pageIdx, offsetIndex[rg]));
+    } finally {
+      readLock.unlock();
+    }
+  }
+
+  private Block decode(PageReadStore pages) {
+    Cols c = new Cols(pages, createdBy);
+    long n = pages.getRowCount();
+    Block.Builder b = new Block.Builder((int) n);
+    for (long i = 0; i < n; i++) {
+      ByteBuffer k = c.key.getBinary().toByteBuffer();
+      long epoch = c.epoch.getLong();
+      boolean del = c.op.getInteger() == SstFormat.OP_DELETE;
+      ByteBuffer v = c.value.getBinary().toByteBuffer();
+      b.add(array(k), offset(k), k.remaining(), epoch, del, array(v), offset(v), v.remaining());
+      c.consume();
+    }
+    return b.build();
+  }
+
+  private static byte[] array(ByteBuffer b) {
+    if (b.hasArray()) {
+      return b.array();
+    }
+    byte[] copy = new byte[b.remaining()];
+    b.duplicate().get(copy);
+    return copy;
+  }
+
+  private static int offset(ByteBuffer b) {
+    return b.hasArray() ? b.arrayOffset() + b.position() : 0;
+  }
+
+  /** Iterates the entries of {@code range} in storage order. */
+  public EntryIterator iterator(KeyRange range) {
+    return new Scan(range);
+  }
+
+  @Override
+  public void close() throws IOException {
+    readLock.lock();
+    try {
+      reader.close();
+      object.close();
+    } finally {
+      readLock.unlock();
+    }
+  }
+
+  /** The four column readers over one page store. */
+  private static final class Cols {
+    final ColumnReader key;
+    final ColumnReader epoch;
+    final ColumnReader op;
+    final ColumnReader value;
+
+    Cols(PageReadStore pages, String createdBy) {
+      ColumnReadStoreImpl store =
+          new ColumnReadStoreImpl(pages, NoopConverter.INSTANCE, SstFormat.SCHEMA, createdBy);
+      key = store.getColumnReader(COLUMNS.get(0));
+      epoch = store.getColumnReader(COLUMNS.get(1));
+      op = store.getColumnReader(COLUMNS.get(2));
+      value = store.getColumnReader(COLUMNS.get(3));
+    }
+
+    void consume() {
+      key.consume();
+      epoch.consume();
+      op.consume();
+      value.consume();
+    }
+  }
+
+  /** A range scan decoding rows lazily, one row group at a time. */
+  private final class Scan implements EntryIterator {
+    private final KeyRange range;
+    private final boolean full;
+    private final CRC32C crc = new CRC32C();
+    private final ByteBuffer scratch = ByteBuffer.allocate(12);
+    private int nextPage;
+    private Cols cols;
+    private long remaining;
+    private boolean done;
+    private byte[] key;
+    private long epoch;
+    private boolean delete;
+    private byte[] value;
+    private long rowsSeen;
+
+    Scan(KeyRange range) {
+      this.range = range;
+      this.full = range.start() == null && range.end() == null;
+      if (!range.overlaps(info.minKey(), info.maxKey())) {
+        done = true;
+      } else {
+        int p = range.start() == null ? 0 : firstPageWithMaxAtLeast(range.start());
+        nextPage = p < 0 ? pageMax.length : p;
+      }
+    }
+
+    private boolean openNext() throws IOException {
+      if (nextPage >= pageMax.length) {
+        return false;
+      }
+      if (nextPage > 0 && range.end() != null && range.isAfter(pageMax[nextPage - 1])) {
+        return false;
+      }
+      int rg = rowGroupOf(nextPage);
+      int to = rgFirstPage[rg + 1];
+      PageReadStore pages = readPages(nextPage, to);
+      nextPage = to;
+      cols = new Cols(pages, createdBy);
+      remaining = pages.getRowCount();
+      return true;
+    }
+
+    @Override
+    public boolean next() throws IOException {
+      if (done) {
+        return false;
+      }
+      try {
+        while (true) {
+          if (remaining == 0 && !openNext()) {
+            finish();
+            return false;
+          }
+          key = cols.key.getBinary().getBytes();
+          epoch = cols.epoch.getLong();
+          delete = cols.op.getInteger() == SstFormat.OP_DELETE;
+          value = cols.value.getBinary().getBytes();
+          cols.consume();
+          remaining--;
+          if (full) {
+            rowsSeen++;
+            SstWriter.rowsCrc(crc, scratch, key, epoch, delete, value);
+            return true;
+          }
+          if (range.start() != null && Keys.compare(key, range.start()) < 0) {
+            continue;
+          }
+          if (range.isAfter(key)) {
+            done = true;
+            return false;
+          }
+          return true;
+        }
+      } catch (IOException | RuntimeException e) {
+        done = true;
+        throw rethrow(e);
+      }
+    }
+
+    private void finish() {
+      done = true;
+      if (full && (rowsSeen != info.rowCount() || crc.getValue() != rowsCrc)) {
+        throw corrupted("row checksum mismatch after a full scan of " + rowsSeen + " rows", null);
+      }
+    }
+
+    @Override
+    public byte[] key() {
+      return key;
+    }
+
+    @Override
+    public long epoch() {
+      return epoch;
+    }
+
+    @Override
+    public boolean isDelete() {
+      return delete;
+    }
+
+    @Override
+    public byte[] value() {
+      return value;
+    }
+  }
+
+  /** Column readers need a converter tree; values are pulled, not pushed, so it does nothing. */
+  private static final class NoopConverter extends GroupConverter {
+    static final NoopConverter INSTANCE = new NoopConverter();
+    private static final PrimitiveConverter PRIMITIVE = new PrimitiveConverter() {};
+
+    @Override
+    public Converter getConverter(int fieldIndex) {
+      return PRIMITIVE;
+    }
+
+    @Override
+    public void start() {}
+
+    @Override
+    public void end() {}
+  }
+}

@@ -1,0 +1,103 @@
+package dev.tideway.storage.version;
+
+import dev.tideway.common.fault.FailPoints;
+import dev.tideway.storage.api.StorageException;
+import dev.tideway.storage.objectstore.ObjectStore;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Persists versions in the object store: every delta as {@code version/delta/<id>}, and every
+ * {@code checkpointEvery}-th version whole as {@code version/checkpoint/<id>}. A delta object that
+ * exists is committed: writing it (atomically) is the commit point. {@link #recover()} loads the
+ * newest checkpoint and replays the deltas after it. Old deltas and checkpoints are deleted once a
+ * newer checkpoint covers them. Confined to the version manager's thread.
+ */
+public final class VersionStore {
+  public static final String DELTA_PREFIX = "version/delta/";
+  public static final String CHECKPOINT_PREFIX = "version/checkpoint/";
+  public static final String FP_BEFORE_CHECKPOINT = FailPoints.declare("version.checkpoint.before-write");
+  public static final String FP_AFTER_CHECKPOINT = FailPoints.declare("version.checkpoint.after-write");
+
+  private final ObjectStore store;
+  private final int checkpointEvery;
+
+  public VersionStore(ObjectStore store, int checkpointEvery) {
+    this.store = store;
+    this.checkpointEvery = checkpointEvery;
+  }
+
+  public static String deltaPath(long id) {
+    return String.format("%s%020d", DELTA_PREFIX, id);
+  }
+
+  public static String checkpointPath(long id) {
+    return String.format("%s%020d", CHECKPOINT_PREFIX, id);
+  }
+
+  private static long idOf(String path, String prefix) {
+    return Long.parseLong(path.substring(prefix.length()));
+  }
+
+  /** The last committed version (empty for a new store). */
+  public Version recover() throws IOException {
+    List<String> cps = store.list(CHECKPOINT_PREFIX);
+    Version v = Version.empty();
+    if (!cps.isEmpty()) {
+      String last = cps.get(cps.size() - 1);
+      v = VersionCodec.decodeVersion(store.read(last), "version checkpoint " + last);
+    }
+    List<String> deltas = new ArrayList<>(store.list(DELTA_PREFIX));
+    for (String p : deltas) {
+      long id = idOf(p, DELTA_PREFIX);
+      if (id <= v.id()) {
+        continue;
+      }
+      if (id != v.id() + 1) {
+        throw new StorageException(
+            StorageException.Reason.CORRUPTED,
+            "version delta log has a gap: version " + v.id() + " then " + p);
+      }
+      v = VersionCodec.decodeDelta(store.read(p), "version delta " + p).apply(v);
+    }
+    return v;
+  }
+
+  /** Writes the delta: when this returns, version {@code next} is committed. */
+  public void writeDelta(VersionDelta d) throws IOException {
+    store.put(deltaPath(d.id()), VersionCodec.encode(d));
+  }
+
+  /** Reads back a delta after an ambiguous write; null when it is not there. */
+  public VersionDelta readDelta(long id) throws IOException {
+    String p = deltaPath(id);
+    if (!store.exists(p)) {
+      return null;
+    }
+    return VersionCodec.decodeDelta(store.read(p), "version delta " + p);
+  }
+
+  /**
+   * Writes a checkpoint of {@code v} when due and prunes what it covers. Failures here never lose a
+   * commit (the deltas stay), so they are reported to the caller only as a missed checkpoint.
+   */
+  public void maybeCheckpoint(Version v) throws IOException {
+    if (v.id() % checkpointEvery != 0) {
+      return;
+    }
+    FailPoints.hit(FP_BEFORE_CHECKPOINT);
+    store.put(checkpointPath(v.id()), VersionCodec.encode(v));
+    FailPoints.hit(FP_AFTER_CHECKPOINT);
+    for (String p : store.list(CHECKPOINT_PREFIX)) {
+      if (idOf(p, CHECKPOINT_PREFIX) < v.id()) {
+        store.delete(p);
+      }
+    }
+    for (String p : store.list(DELTA_PREFIX)) {
+      if (idOf(p, DELTA_PREFIX) <= v.id()) {
+        store.delete(p);
+      }
+    }
+  }
+}

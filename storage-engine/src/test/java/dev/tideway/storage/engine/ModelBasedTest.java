@@ -1,0 +1,50 @@
+package dev.tideway.storage.engine;
+
+import dev.tideway.common.random.RandomSource;
+import dev.tideway.storage.api.StorageOptions;
+import dev.tideway.storage.objectstore.InMemoryObjectStore;
+import dev.tideway.storage.objectstore.LocalFsObjectStore;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The store equals a sorted-map model through random writes, epochs, syncs, commits, compactions,
+ * pinned reads, reads at random committed epochs and reopens. Replay a failure with {@code
+ * -Dtideway.seed=N}; {@code ModelBasedIT} runs longer.
+ */
+class ModelBasedTest {
+  static StorageOptions smallOptions() {
+    return StorageOptions.defaults()
+        .withMemory(24 << 10, 6 << 10)
+        .withCompaction(false, 3, 48 << 10, 16 << 10)
+        .withCheckpointEvery(5);
+  }
+
+  static void runSeed(long seed, int steps, ModelRunner runner) throws Exception {
+    RandomSource rnd = RandomSource.fromPropertyOr(seed);
+    ModelCheck check = runner.make(rnd);
+    try {
+      check.run(steps);
+    } catch (Throwable t) {
+      throw new AssertionError(
+          "model check failed; replay with -Dtideway.seed=" + rnd.seed() + "\nlast steps:\n" + check.trace(), t);
+    }
+  }
+
+  interface ModelRunner {
+    ModelCheck make(RandomSource rnd) throws Exception;
+  }
+
+  @Test
+  void inMemoryStoreMatchesModel() throws Exception {
+    for (long seed = 1; seed <= 3; seed++) {
+      runSeed(seed, 400, rnd -> new ModelCheck(rnd, new InMemoryObjectStore(), smallOptions(), 300));
+    }
+  }
+
+  @Test
+  void localFileStoreMatchesModelAcrossReopens(@TempDir Path dir) throws Exception {
+    runSeed(42, 300, rnd -> new ModelCheck(rnd, new LocalFsObjectStore(dir), smallOptions(), 200));
+  }
+}
