@@ -198,6 +198,7 @@ public final class SourceExecutor implements Executor {
       ids = add.splits().get(info.actorId());
     }
     offsets = new long[ids.size()];
+    state.init(first.curr());
     for (String id : ids) {
       SplitReader r = available.get(id);
       Checks.checkArgument(r != null, "%s: assigned split %s is not known here", info, id);
@@ -213,6 +214,7 @@ public final class SourceExecutor implements Executor {
       for (int i = 0; i < owned.size(); i++) {
         state.persist(b.prev(), owned.get(i).splitId(), offsets[i]);
       }
+      state.seal(b.curr(), b.prev());
     }
     Mutation m = b.mutation();
     if (m instanceof Mutation.Pause) {

@@ -12,6 +12,12 @@ import java.util.OptionalLong;
  * only.
  */
 public interface SplitStateStore {
+  /** Called on the source's first barrier, before any restore: writes go to {@code epoch}. */
+  default void init(long epoch) {}
+
+  /** Called on every later barrier after its persists: seals {@code prev}, opens {@code curr}. */
+  default void seal(long curr, long prev) {}
+
   /** The offset of {@code splitId} as of the last committed epoch; empty for a new split. */
   OptionalLong restore(String splitId);
 
