@@ -2,6 +2,7 @@ package dev.tideway.compute.executor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tideway.barrier.epoch.EpochPair;
 import dev.tideway.barrier.executor.CheckedExecutor;
 import dev.tideway.barrier.executor.Executor;
 import dev.tideway.barrier.executor.ExecutorInfo;
@@ -153,80 +154,115 @@ class PipelineRandomizedTest {
    */
   @Test
   void filterProjectAggMaterializeEqualsBatchRecomputationAtEveryEpoch() throws Exception {
+    int crashes = 0;
     for (long seed : seeds()) {
       try {
-        runAgg(seed);
+        crashes += runAgg(seed);
       } catch (AssertionError | RuntimeException e) {
         throw new AssertionError("seed=" + seed + " (replay with -Dtideway.seed=" + seed + ")", e);
       }
     }
+    if (System.getProperty("tideway.seed") == null) {
+      assertThat(crashes).as("the default seeds exercise recovery").isPositive();
+    }
   }
 
-  private void runAgg(long seed) throws Exception {
+  /** A built filter → project → agg → materialize chain: its source and its last executor. */
+  private record AggPipeline(MockSource source, Executor last) {}
+
+  private static AggPipeline buildAgg(Storage store, int cacheCapacity) {
+    MockSource src = MockSource.of("bigint", "bigint", "bigint");
+    ExprNode pred =
+        call(
+            FunctionKind.OR,
+            DataType.BOOLEAN,
+            call(FunctionKind.IS_NULL, DataType.BOOLEAN, ref(2)),
+            call(
+                FunctionKind.NOT_EQUAL,
+                DataType.BOOLEAN,
+                call(FunctionKind.MODULUS, DataType.BIGINT, ref(2), lit(3)),
+                lit(0)));
+    Executor filter =
+        CheckedExecutor.wrap(new FilterExecutor(INFO, CheckedExecutor.wrap(src), pred));
+    Executor project =
+        CheckedExecutor.wrap(
+            ProjectExecutor.of(
+                INFO,
+                filter,
+                List.of(
+                    ref(1), call(FunctionKind.MULTIPLY, DataType.BIGINT, ref(2), lit(2)), ref(0))));
+    ExprNode.InputRef w = new ExprNode.InputRef(1, DataType.BIGINT);
+    StreamNode.HashAgg aggPlan =
+        new StreamNode.HashAgg(
+            List.of(0),
+            List.of(
+                AggCall.countStar(),
+                AggCall.of(AggKind.COUNT, w, DataType.BIGINT),
+                AggCall.of(AggKind.SUM, w, DataType.DECIMAL),
+                AggCall.of(AggKind.MIN, w, DataType.BIGINT),
+                AggCall.of(AggKind.MAX, w, DataType.BIGINT),
+                AggCall.of(AggKind.AVG, w, DataType.DECIMAL)),
+            HashAggExecutorTest.table(50),
+            Map.of(3, HashAggExecutorTest.table(51), 4, HashAggExecutorTest.table(52)));
+    Executor agg =
+        CheckedExecutor.wrap(new HashAggExecutor(INFO, project, aggPlan, store, cacheCapacity));
+    StateTable mvTable =
+        StateTables.open(
+            store, 53, agg.schema().types(), new int[] {0}, List.of(OrderType.ASC), new int[] {0});
+    return new AggPipeline(src, CheckedExecutor.wrap(new MaterializeExecutor(INFO, agg, mvTable)));
+  }
+
+  /**
+   * Also crashes now and then in the middle of an epoch: uncommitted state is dropped, the chain is
+   * rebuilt from the committed state with an initial barrier, and the lost epoch's input is
+   * replayed, as recovery replays it from the sources' restored offsets.
+   */
+  private int runAgg(long seed) throws Exception {
     RandomSource random = RandomSource.seeded(seed);
     RandomTable t = new RandomTable(random.split(), 6);
+    int cache = 1 + random.nextInt(4);
+    int crashes = 0;
     try (Storage store = StateStores.open("memory://", StorageOptions.defaults())) {
-      MockSource src = MockSource.of("bigint", "bigint", "bigint");
-      ExprNode pred =
-          call(
-              FunctionKind.OR,
-              DataType.BOOLEAN,
-              call(FunctionKind.IS_NULL, DataType.BOOLEAN, ref(2)),
-              call(
-                  FunctionKind.NOT_EQUAL,
-                  DataType.BOOLEAN,
-                  call(FunctionKind.MODULUS, DataType.BIGINT, ref(2), lit(3)),
-                  lit(0)));
-      Executor filter =
-          CheckedExecutor.wrap(new FilterExecutor(INFO, CheckedExecutor.wrap(src), pred));
-      Executor project =
-          CheckedExecutor.wrap(
-              ProjectExecutor.of(
-                  INFO,
-                  filter,
-                  List.of(
-                      ref(1),
-                      call(FunctionKind.MULTIPLY, DataType.BIGINT, ref(2), lit(2)),
-                      ref(0))));
-      ExprNode.InputRef w = new ExprNode.InputRef(1, DataType.BIGINT);
-      StreamNode.HashAgg aggPlan =
-          new StreamNode.HashAgg(
-              List.of(0),
-              List.of(
-                  AggCall.countStar(),
-                  AggCall.of(AggKind.COUNT, w, DataType.BIGINT),
-                  AggCall.of(AggKind.SUM, w, DataType.DECIMAL),
-                  AggCall.of(AggKind.MIN, w, DataType.BIGINT),
-                  AggCall.of(AggKind.MAX, w, DataType.BIGINT),
-                  AggCall.of(AggKind.AVG, w, DataType.DECIMAL)),
-              HashAggExecutorTest.table(50),
-              Map.of(3, HashAggExecutorTest.table(51), 4, HashAggExecutorTest.table(52)));
-      Executor agg =
-          CheckedExecutor.wrap(
-              new HashAggExecutor(INFO, project, aggPlan, store, 1 + random.nextInt(4)));
-      List<DataType> mvTypes = agg.schema().types();
-      StateTable mvTable =
-          StateTables.open(
-              store, 53, mvTypes, new int[] {0}, List.of(OrderType.ASC), new int[] {0});
-      Executor mat = CheckedExecutor.wrap(new MaterializeExecutor(INFO, agg, mvTable));
+      AggPipeline p = buildAgg(store, cache);
+      List<DataType> mvTypes = p.last().schema().types();
       var codecs =
           StateTables.codecs(53, mvTypes, new int[] {0}, List.of(OrderType.ASC), new int[] {0});
-
-      src.pushBarrier(Epochs.of(1));
-      pullUntilBarrier(mat);
+      long epoch = 1;
+      long committedEpoch = 0;
+      p.source().pushBarrier(Epochs.of(epoch));
+      pullUntilBarrier(p.last());
       for (int e = 1; e <= EPOCHS; e++) {
-        int chunks = random.nextInt(0, 5);
-        for (int c = 0; c < chunks; c++) {
-          src.pushChunk(t.nextChunk());
+        List<dev.tideway.common.chunk.StreamChunk> input = new ArrayList<>();
+        for (int c = random.nextInt(0, 5); c > 0; c--) {
+          input.add(t.nextChunk());
         }
-        src.pushBarrier(Epochs.of(e + 1));
-        Barrier b = pullUntilBarrier(mat);
+        input.forEach(p.source()::pushChunk);
+        if (committedEpoch > 0 && random.chance(0.2)) {
+          while (p.last().next() != null) {} // the epoch's input is processed, not committed
+          store.clearUncommitted();
+          crashes++;
+          if (System.getProperty("tideway.debug") != null) {
+            System.err.println("DEBUG CRASH");
+          }
+          p = buildAgg(store, cache);
+          epoch++;
+          p.source()
+              .pushBarrier(
+                  new Barrier(
+                      new EpochPair(Epochs.of(epoch), committedEpoch), BarrierKind.INITIAL, null));
+          assertThat(pullUntilBarrier(p.last()).kind()).isEqualTo(BarrierKind.INITIAL);
+          input.forEach(p.source()::pushChunk);
+        }
+        p.source().pushBarrier(Epochs.of(++epoch));
+        Barrier b = pullUntilBarrier(p.last());
         checkpoint(store, b);
+        committedEpoch = b.prev();
         assertThat(committed(store, 53, codecs, b.prev()))
             .as("epoch %s", e)
             .containsExactlyInAnyOrderElementsOf(batchAgg(t.rows.values()));
       }
     }
+    return crashes;
   }
 
   static List<Row> batchAgg(Iterable<Row> input) {
@@ -342,6 +378,9 @@ class PipelineRandomizedTest {
   static Barrier pullUntilBarrier(Executor e) {
     while (true) {
       Message m = e.next();
+      if (System.getProperty("tideway.debug") != null) {
+        System.err.println("DEBUG " + (m instanceof Message.Chunk c ? c.chunk().toString() : m));
+      }
       assertThat(m).as("stream ended before the barrier").isNotNull();
       if (m instanceof Barrier b) {
         return b;
