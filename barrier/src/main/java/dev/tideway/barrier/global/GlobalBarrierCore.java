@@ -74,6 +74,21 @@ public final class GlobalBarrierCore<S> {
       Clock clock,
       long committedEpoch,
       Consumer<BarrierDecision<S>> decisions) {
+    this(config, clock, committedEpoch, decisions, 0);
+  }
+
+  /**
+   * A core for a new meta leader: {@code generation} must exceed every generation the previous
+   * leader used (persist it, or derive it from the leader term), so the nodes' answers to the old
+   * leader are recognised as stale and every node resets before the INITIAL barrier.
+   */
+  public GlobalBarrierCore(
+      BarrierConfig config,
+      Clock clock,
+      long committedEpoch,
+      Consumer<BarrierDecision<S>> decisions,
+      long generation) {
+    this.generation = generation;
     this.config = Checks.checkNotNull(config, "barrier config");
     this.clock = Checks.checkNotNull(clock, "clock");
     this.decisions = Checks.checkNotNull(decisions, "decision consumer");

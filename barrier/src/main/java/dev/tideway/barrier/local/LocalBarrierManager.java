@@ -54,6 +54,10 @@ public final class LocalBarrierManager<S> implements ProgressSink {
   private int slots;
   private final ArrayDeque<InflightEpoch<S>> inflight = new ArrayDeque<>();
   private long generation;
+
+  /** curr of the last injected barrier since the last reset, -1 before the first. */
+  private long lastInjectedCurr = -1;
+
   private String failure;
   private int lastProgressSize = 16;
 
@@ -131,16 +135,16 @@ public final class LocalBarrierManager<S> implements ProgressSink {
   }
 
   private void checkEpochOrder(Barrier b) {
-    InflightEpoch<S> last = inflight.peekLast();
-    if (last != null) {
+    if (lastInjectedCurr >= 0) {
       Checks.checkState(
-          b.curr() > last.barrier.curr()
-              && (b.kind() == BarrierKind.INITIAL || b.prev() == last.barrier.curr()),
-          "node %s: injected %s does not follow the in-flight %s",
+          b.curr() > lastInjectedCurr
+              && (b.kind() == BarrierKind.INITIAL || b.prev() == lastInjectedCurr),
+          "node %s: injected %s does not follow the last injected barrier (curr %s)",
           nodeId,
           b,
-          last.barrier);
+          lastInjectedCurr);
     }
+    lastInjectedCurr = b.curr();
   }
 
   /** {@code actorId} emitted the barrier of {@code epoch} from its last executor. */
@@ -287,6 +291,7 @@ public final class LocalBarrierManager<S> implements ProgressSink {
     generation = newGeneration;
     failure = null;
     inflight.clear();
+    lastInjectedCurr = -1;
     Arrays.fill(lastIssued, 0, slots, -1);
   }
 

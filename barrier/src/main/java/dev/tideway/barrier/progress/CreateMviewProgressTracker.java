@@ -190,6 +190,15 @@ public final class CreateMviewProgressTracker {
     return n;
   }
 
+  /** The last held re-report of any tracked job, or null. */
+  public String lastRegression() {
+    String last = null;
+    for (JobTracker j : jobs.values()) {
+      last = j.lastRegression != null ? j.lastRegression : last;
+    }
+    return last;
+  }
+
   /** The tracker as a value, to persist with a checkpoint commit. */
   public TrackerSnapshot snapshot(long epoch) {
     List<TrackerSnapshot.JobSnapshot> list = new ArrayList<>(jobs.size());

@@ -47,6 +47,9 @@ final class JobTracker {
   /** Re-reports below what was already applied (re-seed after recovery); held, never applied. */
   long regressions;
 
+  /** The last held re-report, for logs: "actor 7: Done[...] after ...". */
+  String lastRegression;
+
   /** Snapshot backfill freezes its denominator at the snapshot epoch; -1 = not frozen. */
   long frozenKeyCount = -1;
 
@@ -103,16 +106,26 @@ final class JobTracker {
   /** Applies one report to actor {@code slot}. Phases and rows below the applied ones are held. */
   void apply(int slot, byte code, long a, long r) {
     byte old = codes[slot];
-    if (code < old) {
-      regressions++;
-      return;
-    }
     long oldRows = rows[slot];
-    long newRows = r;
-    if (r < oldRows) {
-      regressions++;
-      newRows = oldRows;
+    if (code < old && r == oldRows) {
+      return; // replay of an earlier phase (finish re-reported after recovery): nothing new
     }
+    if (code < old || r < oldRows) {
+      regressions++;
+      lastRegression =
+          "job "
+              + spec.jobId()
+              + " actor "
+              + actorIds[slot]
+              + ": re-reported "
+              + BackfillState.decode(code, a, r)
+              + " after "
+              + state(slot);
+      if (code < old) {
+        return;
+      }
+    }
+    long newRows = Math.max(r, oldRows);
     if (source[slot]) {
       sourceRows += newRows - oldRows;
     } else {

@@ -101,7 +101,7 @@ class LocalBarrierManagerTest {
     assertThatThrownBy(() -> lbm.collect(10, new EpochPair(2, 1)))
         .hasMessageContaining("was not issued to it or was collected already");
     assertThatThrownBy(() -> lbm.inject(inject(5, 4, BarrierKind.BARRIER)))
-        .hasMessageContaining("does not follow the in-flight");
+        .hasMessageContaining("does not follow the last injected barrier (curr 3)");
   }
 
   @Test

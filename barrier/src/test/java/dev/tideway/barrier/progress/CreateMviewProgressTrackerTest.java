@@ -192,6 +192,27 @@ class CreateMviewProgressTrackerTest {
   }
 
   @Test
+  void aLogStoreThatDoesNotDrainIsStalledWithItsBacklog() {
+    tracker.register(
+        new JobSpec(5, BackfillMode.SNAPSHOT, List.of(BackfillActor.table(1)), Map.of(10, 1)),
+        keys(10, 10),
+        MS);
+    commit(true, keys(10, 10), batch(1, done(10), 1, new BackfillState.ConsumingLogStore(10, 4)));
+    JobProgress p = null;
+    for (int i = 0; i < 6; i++) {
+      p =
+          commit(true, keys(10, 10), batch(1, new BackfillState.ConsumingLogStore(10, 4)))
+              .jobs()
+              .get(0);
+    }
+    assertThat(p.phase()).isEqualTo(JobPhase.STALLED);
+    assertThat(p.stalledReason().orElseThrow())
+        .startsWith("log store not draining for ")
+        .endsWith(": 4 upstream barriers pending");
+    assertThat(p.displayRatio()).isLessThan(1.0);
+  }
+
+  @Test
   void restoredTrackerContinuesWithoutDropAndHoldsLowerReReports() {
     registerArrangement(1, 1, 2);
     commit(true, keys(10, 1000), batch(1, up(300), 2, up(100)));
