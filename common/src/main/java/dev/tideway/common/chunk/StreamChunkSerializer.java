@@ -112,18 +112,21 @@ public final class StreamChunkSerializer extends Serializer<StreamChunk> {
       }
       out.writeBytes(bytes, 0, n);
     } else if (v instanceof ShortVector s) {
-      wrap(n * 2).asShortBuffer().put(s.rawValues(), 0, n);
-      out.writeBytes(scratch, 0, n * 2);
+      ByteBuffer view = writeView(out, n * 2);
+      view.asShortBuffer().put(s.rawValues(), 0, n);
+      commit(out, view, n * 2);
     } else if (v instanceof IntVector iv) {
       writeInts(out, iv.rawValues(), n);
     } else if (v instanceof LongVector l) {
       writeLongs(out, l.rawValues(), n);
     } else if (v instanceof FloatVector f) {
-      wrap(n * 4).asFloatBuffer().put(f.rawValues(), 0, n);
-      out.writeBytes(scratch, 0, n * 4);
+      ByteBuffer view = writeView(out, n * 4);
+      view.asFloatBuffer().put(f.rawValues(), 0, n);
+      commit(out, view, n * 4);
     } else if (v instanceof DoubleVector d) {
-      wrap(n * 8).asDoubleBuffer().put(d.rawValues(), 0, n);
-      out.writeBytes(scratch, 0, n * 8);
+      ByteBuffer view = writeView(out, n * 8);
+      view.asDoubleBuffer().put(d.rawValues(), 0, n);
+      commit(out, view, n * 8);
     } else if (v instanceof IntervalVector iv) {
       writeInts(out, iv.rawMonths(), n);
       writeInts(out, iv.rawDays(), n);
@@ -250,13 +253,35 @@ public final class StreamChunkSerializer extends Serializer<StreamChunk> {
   }
 
   private void writeInts(Output out, int[] a, int n) {
-    wrap(n * 4).asIntBuffer().put(a, 0, n);
-    out.writeBytes(scratch, 0, n * 4);
+    ByteBuffer view = writeView(out, n * 4);
+    view.asIntBuffer().put(a, 0, n);
+    commit(out, view, n * 4);
   }
 
   private void writeLongs(Output out, long[] a, int n) {
-    wrap(n * 8).asLongBuffer().put(a, 0, n);
-    out.writeBytes(scratch, 0, n * 8);
+    ByteBuffer view = writeView(out, n * 8);
+    view.asLongBuffer().put(a, 0, n);
+    commit(out, view, n * 8);
+  }
+
+  /**
+   * A little-endian view of the next {@code bytes} bytes of a plain {@link Output}'s own buffer
+   * when they fit (no staging copy), else of the scratch buffer; pair with {@link #commit}.
+   */
+  private ByteBuffer writeView(Output out, int bytes) {
+    if (out.getClass() == Output.class && out.getBuffer().length - out.position() >= bytes) {
+      return ByteBuffer.wrap(out.getBuffer(), out.position(), bytes).order(ByteOrder.LITTLE_ENDIAN);
+    }
+    return wrap(bytes);
+  }
+
+  /** Advances {@code out} past bytes written into a {@link #writeView}. */
+  private void commit(Output out, ByteBuffer view, int bytes) {
+    if (view.array() == scratch) {
+      out.writeBytes(scratch, 0, bytes);
+    } else {
+      out.setPosition(out.position() + bytes);
+    }
   }
 
   private int[] readInts(Input in, int n, int c) {
@@ -271,9 +296,17 @@ public final class StreamChunkSerializer extends Serializer<StreamChunk> {
     return a;
   }
 
-  /** Reads {@code bytes} bytes into the scratch buffer and returns a little-endian view of them. */
+  /**
+   * A little-endian view of the next {@code bytes} input bytes, consumed: in place for a plain
+   * byte-array {@link Input}, else copied into the scratch buffer.
+   */
   private ByteBuffer read(Input in, int bytes, int c) {
     checkRemaining(in, bytes, c < 0 ? "bitmap" : "column " + c);
+    if (in.getClass() == Input.class && in.getInputStream() == null) {
+      int at = in.position();
+      in.setPosition(at + bytes);
+      return ByteBuffer.wrap(in.getBuffer(), at, bytes).order(ByteOrder.LITTLE_ENDIAN);
+    }
     in.readBytes(scratch(bytes), 0, bytes);
     return ByteBuffer.wrap(scratch, 0, bytes).order(ByteOrder.LITTLE_ENDIAN);
   }

@@ -3,11 +3,15 @@ package dev.tideway.common.serde;
 import com.esotericsoftware.kryo.Kryo;
 import com.esotericsoftware.kryo.KryoException;
 import com.esotericsoftware.kryo.Registration;
+import com.esotericsoftware.kryo.io.ByteBufferInput;
+import com.esotericsoftware.kryo.io.ByteBufferOutput;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
 import com.esotericsoftware.kryo.serializers.ImmutableCollectionsSerializers;
 import com.esotericsoftware.kryo.util.Pool;
 import dev.tideway.common.check.Checks;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
@@ -66,6 +70,8 @@ public final class TidewayKryo {
     final Kryo kryo;
     Output output = new Output(OUTPUT_INITIAL_BYTES, -1);
     final Input input = new Input();
+    final ByteBufferOutput bufferOutput = new ByteBufferOutput();
+    final ByteBufferInput bufferInput = new ByteBufferInput();
 
     Slot(Kryo kryo) {
       this.kryo = kryo;
@@ -143,19 +149,80 @@ public final class TidewayKryo {
    */
   public <T> T deserialize(byte[] bytes, Class<T> expected) {
     Checks.checkNotNull(bytes, "bytes");
-    if (bytes.length == 0) {
-      throw new SerdeException(SerdeException.Reason.CORRUPT, "empty message");
-    }
-    if (bytes[0] != FORMAT_VERSION) {
-      throw new SerdeException(
-          SerdeException.Reason.UNSUPPORTED_FORMAT_VERSION,
-          "message format version " + bytes[0] + ", this node reads version " + FORMAT_VERSION);
-    }
     Slot slot = pool.obtain();
+    Input in = slot.input;
+    in.setBuffer(bytes);
+    T value = read(slot, in, expected);
+    in.setBuffer(new byte[0]); // do not keep the message reachable from the pool
+    pool.free(slot);
+    return value;
+  }
+
+  /**
+   * Encodes {@code message} into {@code buf} from its position, with the same bytes as {@link
+   * #serialize(Object)}; the position advances past them. For Pekko's {@code ByteBufferSerializer}
+   * path, which writes straight into Artery's pooled buffers.
+   *
+   * @throws SerdeException {@code ENCODE_FAILED} when the message does not fit in {@code buf}
+   */
+  public void serialize(Object message, ByteBuffer buf) {
+    Checks.checkNotNull(message, "message");
+    Slot slot = pool.obtain();
+    ByteOrder order = buf.order();
+    try {
+      ByteBufferOutput out = slot.bufferOutput;
+      buf.order(ByteOrder.LITTLE_ENDIAN); // the byte[] path's order
+      out.setBuffer(buf, buf.capacity());
+      out.writeByte(FORMAT_VERSION);
+      slot.kryo.writeClassAndObject(out, message);
+      out.flush();
+      buf.position(out.position());
+      out.setBuffer(EMPTY_BUFFER, 0);
+      pool.free(slot);
+    } catch (RuntimeException e) {
+      throw classify(e, SerdeException.Reason.ENCODE_FAILED, message.getClass().getName());
+    } finally {
+      buf.order(order);
+    }
+  }
+
+  /** Decodes from {@code buf}'s position to its limit, like {@link #deserialize(byte[], Class)}. */
+  public <T> T deserialize(ByteBuffer buf, Class<T> expected) {
+    Checks.checkNotNull(buf, "buffer");
+    Slot slot = pool.obtain();
+    ByteOrder order = buf.order();
+    try {
+      ByteBufferInput in = slot.bufferInput;
+      buf.order(ByteOrder.LITTLE_ENDIAN);
+      in.setBuffer(buf);
+      T value = read(slot, in, expected);
+      buf.position(in.position());
+      in.setBuffer(EMPTY_BUFFER);
+      pool.free(slot);
+      return value;
+    } finally {
+      buf.order(order);
+    }
+  }
+
+  private static final ByteBuffer EMPTY_BUFFER = ByteBuffer.allocate(0);
+
+  /**
+   * Reads one message from {@code in} (version byte, class id, object) and checks nothing trails
+   * it. On failure the slot is dropped, not returned to the pool.
+   */
+  private static <T> T read(Slot slot, Input in, Class<T> expected) {
     String what = "message";
     try {
-      Input in = slot.input;
-      in.setBuffer(bytes, 1, bytes.length - 1);
+      if (in.limit() - in.position() <= 0) {
+        throw new SerdeException(SerdeException.Reason.CORRUPT, "empty message");
+      }
+      byte version = in.readByte();
+      if (version != FORMAT_VERSION) {
+        throw new SerdeException(
+            SerdeException.Reason.UNSUPPORTED_FORMAT_VERSION,
+            "message format version " + version + ", this node reads version " + FORMAT_VERSION);
+      }
       Registration reg = slot.kryo.readClass(in);
       if (reg == null) {
         throw new SerdeException(SerdeException.Reason.CORRUPT, "message is a null reference");
@@ -172,8 +239,6 @@ public final class TidewayKryo {
             SerdeException.Reason.CORRUPT,
             (in.limit() - in.position()) + " trailing bytes after " + what);
       }
-      in.setBuffer(new byte[0]);
-      pool.free(slot);
       return expected.cast(value);
     } catch (RuntimeException e) {
       throw classify(e, SerdeException.Reason.CORRUPT, what);

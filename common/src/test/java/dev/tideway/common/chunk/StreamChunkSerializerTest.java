@@ -5,18 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.esotericsoftware.kryo.io.Output;
 import dev.tideway.common.random.RandomSource;
-import dev.tideway.common.row.Row;
 import dev.tideway.common.serde.SerdeException;
 import dev.tideway.common.serde.TidewayKryo;
 import dev.tideway.common.types.DataType;
-import dev.tideway.common.types.Interval;
 import dev.tideway.common.types.TypeId;
-import java.math.BigDecimal;
-import java.math.BigInteger;
-import java.time.Instant;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -29,23 +21,7 @@ import org.junit.jupiter.api.Test;
 class StreamChunkSerializerTest {
   private static final TidewayKryo KRYO = TidewayKryo.create();
 
-  private static final List<DataType> ALL_TYPES =
-      List.of(
-          DataType.BOOLEAN,
-          DataType.SMALLINT,
-          DataType.INT,
-          DataType.BIGINT,
-          DataType.REAL,
-          DataType.DOUBLE,
-          DataType.DECIMAL,
-          DataType.decimal(12, 3),
-          DataType.VARCHAR,
-          DataType.BYTEA,
-          DataType.DATE,
-          DataType.TIME,
-          DataType.TIMESTAMP,
-          DataType.TIMESTAMPTZ,
-          DataType.INTERVAL);
+  private static final List<DataType> ALL_TYPES = RandomChunks.ALL_TYPES;
 
   @Test
   void dslChunkWithNullsAndHiddenRowsRoundTrips() {
@@ -102,6 +78,24 @@ class StreamChunkSerializerTest {
     } catch (AssertionError e) {
       throw new AssertionError("seed " + random.seed() + " (replay: -Dtideway.seed=N): " + e, e);
     }
+  }
+
+  @Test
+  void stagingPathsForSmallBuffersAndStreamsGiveTheSameBytes() {
+    // A small Output cannot take a column in place and a stream Input cannot be read in place:
+    // both go through the serializer's scratch buffer and must produce and accept the same bytes.
+    RandomSource random = RandomSource.fromPropertyOr(11L);
+    StreamChunk chunk = randomChunk(random, ALL_TYPES, 200);
+    com.esotericsoftware.kryo.Kryo k = KRYO.newKryo();
+    Output small = new Output(16, -1);
+    k.writeClassAndObject(small, chunk);
+    byte[] viaScratch = small.toBytes();
+    Output big = new Output(1 << 20, -1);
+    k.writeClassAndObject(big, chunk);
+    assertThat(viaScratch).isEqualTo(big.toBytes());
+    com.esotericsoftware.kryo.io.Input stream =
+        new com.esotericsoftware.kryo.io.Input(new java.io.ByteArrayInputStream(viaScratch), 64);
+    assertThat(k.readClassAndObject(stream)).isEqualTo(chunk);
   }
 
   @Test
@@ -172,69 +166,7 @@ class StreamChunkSerializerTest {
     return KRYO.deserialize(KRYO.serialize(chunk), StreamChunk.class);
   }
 
-  static StreamChunk randomChunk(RandomSource random, List<DataType> types, int rows) {
-    StreamChunkBuilder b = new StreamChunkBuilder(types, random.nextInt(1, 16));
-    for (int i = 0; i < rows; i++) {
-      Object[] values = new Object[types.size()];
-      for (int c = 0; c < values.length; c++) {
-        values[c] = random.chance(0.2) ? null : randomValue(random, types.get(c));
-      }
-      Op op = Op.values()[random.nextInt(2)];
-      if (i + 1 < rows && random.chance(0.2)) {
-        b.append(Op.UPDATE_DELETE, Row.wrap(values));
-        maybeHide(random, b);
-        i++;
-        op = Op.UPDATE_INSERT;
-      }
-      b.append(op, Row.wrap(values));
-      maybeHide(random, b);
-    }
-    return b.build();
-  }
-
-  private static void maybeHide(RandomSource random, StreamChunkBuilder b) {
-    if (random.chance(0.15)) {
-      b.hideLast();
-    }
-  }
-
-  static Object randomValue(RandomSource r, DataType type) {
-    return switch (type.id()) {
-      case BOOLEAN -> r.nextBoolean();
-      case SMALLINT -> (short) r.nextInt();
-      case INT -> r.nextInt();
-      case BIGINT -> r.nextLong();
-      case REAL -> r.chance(0.05) ? Float.NaN : (float) (r.nextDouble() * 1e6 - 5e5);
-      case DOUBLE -> r.chance(0.05) ? -0.0 : r.nextDouble() * 1e12 - 5e11;
-      case DECIMAL ->
-          type.precision() > 0
-              ? BigDecimal.valueOf(r.nextLong(-999_999_999L, 1_000_000_000L), type.scale())
-              : new BigDecimal(BigInteger.valueOf(r.nextLong()), r.nextInt(0, 10));
-      case VARCHAR -> randomString(r);
-      case BYTEA -> {
-        byte[] b = new byte[r.nextInt(0, 20)];
-        r.nextBytes(b);
-        yield b;
-      }
-      case DATE -> LocalDate.ofEpochDay(r.nextLong(-700_000, 2_900_000));
-      case TIME -> LocalTime.ofNanoOfDay(r.nextLong(0, 86_400_000_000L) * 1000);
-      case TIMESTAMP ->
-          LocalDateTime.of(
-              LocalDate.ofEpochDay(r.nextLong(-100_000, 100_000)),
-              LocalTime.ofNanoOfDay(r.nextLong(0, 86_400_000_000L) * 1000));
-      case TIMESTAMPTZ ->
-          Instant.ofEpochSecond(
-              r.nextLong(-10_000_000_000L, 10_000_000_000L), r.nextInt(0, 1_000_000) * 1000L);
-      case INTERVAL -> new Interval(r.nextInt(), r.nextInt(), r.nextLong());
-    };
-  }
-
-  private static String randomString(RandomSource r) {
-    StringBuilder sb = new StringBuilder();
-    int n = r.nextInt(0, 12);
-    for (int i = 0; i < n; i++) {
-      sb.appendCodePoint(r.chance(0.2) ? r.nextInt(0x80, 0x2FFF) : r.nextInt(0x20, 0x7F));
-    }
-    return sb.toString();
+  private static StreamChunk randomChunk(RandomSource random, List<DataType> types, int rows) {
+    return RandomChunks.chunk(random, types, rows);
   }
 }

@@ -1,6 +1,7 @@
 package dev.tideway.common.serde;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -38,6 +39,16 @@ class KryoRegistryRoundTripTest {
     samples.add(child);
     KryoRoundTrips.assertEverySampled(kryo, KryoIdRange.COMMON_CORE, samples);
     KryoRoundTrips.assertRoundTrips(kryo, samples);
+  }
+
+  @Test
+  void actorRefWithoutAnActorSystemFailsSayingSo() {
+    ActorRef<String> ref = system.systemActorOf(Behaviors.ignore(), "probe2", Props.empty());
+    assertThatThrownBy(() -> TidewayKryo.create().serialize(List.of(ref)))
+        .isInstanceOf(SerdeException.class)
+        .hasMessageContaining("needs a Kryo registry built with an actor system")
+        .extracting(e -> ((SerdeException) e).reason())
+        .isEqualTo(SerdeException.Reason.NO_ACTOR_SYSTEM);
   }
 
   @Test

@@ -221,13 +221,4 @@ class KryoRejectionTest {
         .isInstanceOf(SerdeException.class)
         .hasMessageContaining("only DECIMAL takes precision/scale");
   }
-
-  @Test
-  void actorRefWithoutActorSystemFailsClearly() throws Exception {
-    // Registering the ref class works everywhere; using it needs a system. Covered with a real
-    // system in TidewayPekkoSerializerTest; here only the error.
-    KryoRegistrations.Entry ref =
-        kryo.registrations().stream().filter(e -> e.id() == 130).findFirst().orElseThrow();
-    assertThat(ref.type().getName()).isEqualTo(CoreKryoRegistrar.ACTOR_REF_ADAPTER);
-  }
 }

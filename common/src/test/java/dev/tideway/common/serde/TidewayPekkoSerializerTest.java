@@ -97,6 +97,23 @@ class TidewayPekkoSerializerTest {
   }
 
   @Test
+  void byteBufferPathMatchesTheArrayPath() {
+    TidewayPekkoSerializer s =
+        (TidewayPekkoSerializer)
+            SerializationExtension.get(Adapter.toClassic(system))
+                .serializerByIdentity()
+                .apply(TidewayPekkoSerializer.IDENTIFIER);
+    Probes.Ping ping = new Probes.Ping("buffer");
+    java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocateDirect(1024);
+    s.toBinary(ping, buf);
+    buf.flip();
+    byte[] viaBuffer = new byte[buf.remaining()];
+    buf.duplicate().get(viaBuffer);
+    assertThat(viaBuffer).isEqualTo(s.toBinary(ping));
+    assertThat(s.fromBinary(buf, "")).isEqualTo(ping);
+  }
+
+  @Test
   void refusesToEncodeAnythingButATidewayMessage() {
     TidewayPekkoSerializer s =
         (TidewayPekkoSerializer)
