@@ -18,11 +18,13 @@ import java.util.List;
  *   U+ 3      y       D   &lt;- a trailing D hides the row (visibility bit cleared)
  * </pre>
  *
- * Values use PostgreSQL's text form; a value with spaces, quotes or an empty string is written in
- * single quotes with {@code ''} for a quote. Without a header, column types are inferred from the
- * values: integers are {@code bigint}, other numbers {@code double}, {@code t}/{@code f}/{@code
- * true}/{@code false} {@code boolean}, anything else {@code varchar}. {@link #pretty} always writes
- * a header, so {@code parse(pretty(c)).equals(c)} for every chunk.
+ * Values use PostgreSQL's text form; a value with spaces, quotes, control characters or an empty
+ * string is written in single quotes with {@code ''} for a quote and backslash escapes ({@code \\},
+ * {@code \n}, {@code \r}, {@code \t}, {@code \}{@code uXXXX}) inside the quotes. Without a header,
+ * column types are inferred from the values: integers are {@code bigint}, other numbers {@code
+ * double}, {@code t}/{@code f}/{@code true}/{@code false} {@code boolean}, anything else {@code
+ * varchar}. {@link #pretty} always writes a header, so {@code parse(pretty(c)).equals(c)} for every
+ * chunk.
  */
 public final class Chunks {
   private static final String NULL = ".";
@@ -149,8 +151,31 @@ public final class Chunks {
         !s.isEmpty()
             && !s.equals(NULL)
             && !s.equals(HIDDEN)
-            && s.chars().noneMatch(ch -> Character.isWhitespace(ch) || ch == '\'');
-    return plain ? s : "'" + s.replace("'", "''") + "'";
+            && s.chars()
+                .noneMatch(
+                    ch -> Character.isWhitespace(ch) || ch == '\'' || ch < 0x20 || ch == 0x7f);
+    if (plain) {
+      return s;
+    }
+    StringBuilder sb = new StringBuilder(s.length() + 2).append('\'');
+    for (int i = 0; i < s.length(); i++) {
+      char ch = s.charAt(i);
+      switch (ch) {
+        case '\'' -> sb.append("''");
+        case '\\' -> sb.append("\\\\");
+        case '\n' -> sb.append("\\n");
+        case '\r' -> sb.append("\\r");
+        case '\t' -> sb.append("\\t");
+        default -> {
+          if (ch < 0x20 || ch == 0x7f) {
+            sb.append(String.format("\\u%04x", (int) ch));
+          } else {
+            sb.append(ch);
+          }
+        }
+      }
+    }
+    return sb.append('\'').toString();
   }
 
   private static boolean isOp(String token) {
@@ -175,6 +200,10 @@ public final class Chunks {
             throw new IllegalArgumentException("chunk line " + lineNumber + ": unterminated quote");
           }
           char q = line.charAt(i);
+          if (q == '\\' && i + 1 < n) {
+            i = unescape(line, i, sb, lineNumber);
+            continue;
+          }
           if (q == '\'') {
             if (i + 1 < n && line.charAt(i + 1) == '\'') {
               sb.append('\'');
@@ -198,6 +227,26 @@ public final class Chunks {
       }
     }
     return out;
+  }
+
+  /** Reads the escape at {@code line[i]} (a backslash) into {@code sb}; returns the next index. */
+  private static int unescape(String line, int i, StringBuilder sb, int lineNumber) {
+    char e = line.charAt(i + 1);
+    switch (e) {
+      case '\\' -> sb.append('\\');
+      case 'n' -> sb.append('\n');
+      case 'r' -> sb.append('\r');
+      case 't' -> sb.append('\t');
+      case 'u' -> {
+        if (i + 6 > line.length()) {
+          throw new IllegalArgumentException("chunk line " + lineNumber + ": bad \\u escape");
+        }
+        sb.append((char) Integer.parseInt(line.substring(i + 2, i + 6), 16));
+        return i + 6;
+      }
+      default -> sb.append('\\').append(e); // not an escape: keep both characters
+    }
+    return i + 2;
   }
 
   private static List<DataType> inferTypes(List<List<String>> lines) {

@@ -41,10 +41,11 @@ import java.util.List;
  * <p>Checks on per-row paths sit behind an {@code if} so they neither box nor allocate varargs
  * unless they fail.
  *
- * <p>Invariants: for keys {@code a}, {@code b} of these types, {@code sign(compareUnsigned(encode(a),
- * encode(b))) == sign(SQL compare(a, b))} column by column under each column's {@link OrderType};
- * equal SQL values (1.0 and 1.00, -0.0 and 0.0) encode to equal bytes; no encoding is a proper
- * prefix of another of the same column, so multi-column keys and key prefixes compose.
+ * <p>Invariants: for keys {@code a}, {@code b} of these types, {@code
+ * sign(compareUnsigned(encode(a), encode(b))) == sign(SQL compare(a, b))} column by column under
+ * each column's {@link OrderType}; equal SQL values (1.0 and 1.00, -0.0 and 0.0) encode to equal
+ * bytes; no encoding is a proper prefix of another of the same column, so multi-column keys and key
+ * prefixes compose.
  */
 public final class KeySerde {
   /** The version of the memcomparable format; bump only with a migration of stored keys. */
@@ -73,7 +74,13 @@ public final class KeySerde {
 
   public KeySerde(List<DataType> types, List<OrderType> orders) {
     if (types.size() != orders.size()) {
-      Checks.checkArgument(false, "key has %s types but %s orders: %s %s", types.size(), orders.size(), types, orders);
+      Checks.checkArgument(
+          false,
+          "key has %s types but %s orders: %s %s",
+          types.size(),
+          orders.size(),
+          types,
+          orders);
     }
     int n = types.size();
     this.types = types.toArray(new DataType[0]);
@@ -122,7 +129,13 @@ public final class KeySerde {
   /** Appends the encoding of {@code key}, which has one value per key column. */
   public void encodeTo(GrowableBytes out, Row key) {
     if (key.size() != types.length) {
-      Checks.checkArgument(false, "key %s has %s values but the key has %s columns %s", key, key.size(), types.length, List.of(types));
+      Checks.checkArgument(
+          false,
+          "key %s has %s values but the key has %s columns %s",
+          key,
+          key.size(),
+          types.length,
+          List.of(types));
     }
     for (int c = 0; c < types.length; c++) {
       encodeValue(out, c, key.get(c));
@@ -134,8 +147,13 @@ public final class KeySerde {
    * every key starting with these values (for prefix scans).
    */
   public void encodePrefixTo(GrowableBytes out, Row prefix) {
-    if (!(prefix.size() <= types.length)) {
-      Checks.checkArgument(false, "prefix %s has %s values but the key has %s columns", prefix, prefix.size(), types.length);
+    if (prefix.size() > types.length) {
+      Checks.checkArgument(
+          false,
+          "prefix %s has %s values but the key has %s columns",
+          prefix,
+          prefix.size(),
+          types.length);
     }
     for (int c = 0; c < prefix.size(); c++) {
       encodeValue(out, c, prefix.get(c));
@@ -160,7 +178,13 @@ public final class KeySerde {
     for (int c = 0; c < types.length; c++) {
       ColumnVector col = chunk.column(columnIndices[c]);
       if (col.type() != types[c] && !col.type().equals(types[c])) {
-        Checks.checkArgument(false, "chunk column %s is %s but key column %s is %s", columnIndices[c], col.type(), c, types[c]);
+        Checks.checkArgument(
+            false,
+            "chunk column %s is %s but key column %s is %s",
+            columnIndices[c],
+            col.type(),
+            c,
+            types[c]);
       }
       encodeColumn(out, c, col, row);
     }
@@ -168,9 +192,19 @@ public final class KeySerde {
 
   private void checkIndices(int[] indices) {
     if (indices.length != types.length) {
-      Checks.checkArgument(false, "%s column indices %s for a key of %s columns", indices.length, Arrays.toString(indices), types.length);
+      Checks.checkArgument(
+          false,
+          "%s column indices %s for a key of %s columns",
+          indices.length,
+          Arrays.toString(indices),
+          types.length);
     }
   }
+
+  /*
+   * Fixed-width values are XORed with the column's mask (0 or all ones) as they are written, which
+   * is the DESC inversion without a second pass; variable-length values are inverted afterwards.
+   */
 
   private void encodeValue(GrowableBytes out, int c, Object v) {
     if (v == null) {
@@ -178,29 +212,22 @@ public final class KeySerde {
       return;
     }
     out.put(PRESENT);
-    int start = out.size();
+    int m = masks[c];
+    long lm = m == 0 ? 0 : -1L;
     switch (ids[c]) {
-      case BOOLEAN -> out.put((Boolean) v ? 1 : 0);
-      case SMALLINT -> out.putShortBE((short) ((Short) v ^ 0x8000));
-      case INT -> out.putIntBE((Integer) v ^ Integer.MIN_VALUE);
-      case DATE -> out.putIntBE(Temporals.dateToDays((LocalDate) v) ^ Integer.MIN_VALUE);
-      case BIGINT -> out.putLongBE((Long) v ^ Long.MIN_VALUE);
-      case TIME -> out.putLongBE(Temporals.timeToMicros((LocalTime) v) ^ Long.MIN_VALUE);
+      case BOOLEAN -> out.put(((Boolean) v ? 1 : 0) ^ m);
+      case SMALLINT -> out.putShortBE((short) ((Short) v ^ 0x8000 ^ m << 8 ^ m));
+      case INT -> out.putIntBE((Integer) v ^ Integer.MIN_VALUE ^ (int) lm);
+      case DATE -> out.putIntBE(Temporals.dateToDays((LocalDate) v) ^ Integer.MIN_VALUE ^ (int) lm);
+      case BIGINT -> out.putLongBE((Long) v ^ Long.MIN_VALUE ^ lm);
+      case TIME -> out.putLongBE(Temporals.timeToMicros((LocalTime) v) ^ Long.MIN_VALUE ^ lm);
       case TIMESTAMP ->
-          out.putLongBE(Temporals.timestampToMicros((LocalDateTime) v) ^ Long.MIN_VALUE);
-      case TIMESTAMPTZ -> out.putLongBE(Temporals.instantToMicros((Instant) v) ^ Long.MIN_VALUE);
-      case REAL -> out.putIntBE(Memcomparable.floatKey((Float) v));
-      case DOUBLE -> out.putLongBE(Memcomparable.doubleKey((Double) v));
-      case DECIMAL -> Memcomparable.writeDecimal(out, (BigDecimal) v);
-      case VARCHAR -> Memcomparable.writeString(out, (String) v);
-      case BYTEA -> Memcomparable.writeBytes(out, (byte[]) v);
-      case INTERVAL -> {
-        Interval i = (Interval) v;
-        Memcomparable.writeInterval(out, i.months(), i.days(), i.micros());
-      }
-    }
-    if (masks[c] != 0) {
-      out.invertFrom(start);
+          out.putLongBE(Temporals.timestampToMicros((LocalDateTime) v) ^ Long.MIN_VALUE ^ lm);
+      case TIMESTAMPTZ ->
+          out.putLongBE(Temporals.instantToMicros((Instant) v) ^ Long.MIN_VALUE ^ lm);
+      case REAL -> out.putIntBE(Memcomparable.floatKey((Float) v) ^ (int) lm);
+      case DOUBLE -> out.putLongBE(Memcomparable.doubleKey((Double) v) ^ lm);
+      default -> encodeVariable(out, c, v);
     }
   }
 
@@ -210,22 +237,41 @@ public final class KeySerde {
       return;
     }
     out.put(PRESENT);
-    int start = out.size();
+    int m = masks[c];
+    long lm = m == 0 ? 0 : -1L;
     switch (ids[c]) {
-      case BOOLEAN -> out.put(((BoolVector) col).getBoolean(i) ? 1 : 0);
-      case SMALLINT -> out.putShortBE((short) (((ShortVector) col).getShort(i) ^ 0x8000));
-      case INT, DATE -> out.putIntBE(((IntVector) col).getInt(i) ^ Integer.MIN_VALUE);
+      case BOOLEAN -> out.put((((BoolVector) col).getBoolean(i) ? 1 : 0) ^ m);
+      case SMALLINT ->
+          out.putShortBE((short) (((ShortVector) col).getShort(i) ^ 0x8000 ^ m << 8 ^ m));
+      case INT, DATE -> out.putIntBE(((IntVector) col).getInt(i) ^ Integer.MIN_VALUE ^ (int) lm);
       case BIGINT, TIME, TIMESTAMP, TIMESTAMPTZ ->
-          out.putLongBE(((LongVector) col).getLong(i) ^ Long.MIN_VALUE);
-      case REAL -> out.putIntBE(Memcomparable.floatKey(((FloatVector) col).getFloat(i)));
-      case DOUBLE -> out.putLongBE(Memcomparable.doubleKey(((DoubleVector) col).getDouble(i)));
-      case DECIMAL -> Memcomparable.writeDecimal(out, (BigDecimal) col.get(i));
-      case VARCHAR -> Memcomparable.writeString(out, (String) col.get(i));
-      case BYTEA -> Memcomparable.writeBytes(out, (byte[]) col.get(i));
+          out.putLongBE(((LongVector) col).getLong(i) ^ Long.MIN_VALUE ^ lm);
+      case REAL -> out.putIntBE(Memcomparable.floatKey(((FloatVector) col).getFloat(i)) ^ (int) lm);
+      case DOUBLE -> out.putLongBE(Memcomparable.doubleKey(((DoubleVector) col).getDouble(i)) ^ lm);
       case INTERVAL -> {
         IntervalVector iv = (IntervalVector) col;
+        int start = out.size();
         Memcomparable.writeInterval(out, iv.months(i), iv.days(i), iv.micros(i));
+        if (m != 0) {
+          out.invertFrom(start);
+        }
       }
+      default -> encodeVariable(out, c, col.get(i)); // DECIMAL, VARCHAR, BYTEA: objects anyway
+    }
+  }
+
+  /** DECIMAL, VARCHAR, BYTEA and INTERVAL from their Java values; inverted afterwards for DESC. */
+  private void encodeVariable(GrowableBytes out, int c, Object v) {
+    int start = out.size();
+    switch (ids[c]) {
+      case DECIMAL -> Memcomparable.writeDecimal(out, (BigDecimal) v);
+      case VARCHAR -> Memcomparable.writeString(out, (String) v);
+      case BYTEA -> Memcomparable.writeBytes(out, (byte[]) v);
+      case INTERVAL -> {
+        Interval i = (Interval) v;
+        Memcomparable.writeInterval(out, i.months(), i.days(), i.micros());
+      }
+      default -> throw new IllegalStateException("not a variable-width key type: " + ids[c]);
     }
     if (masks[c] != 0) {
       out.invertFrom(start);
@@ -251,7 +297,7 @@ public final class KeySerde {
     try {
       for (int c = 0; c < types.length; c++) {
         p = decodeValue(bytes, p, c, values, next);
-        if (!(p <= end)) {
+        if (p > end) {
           Checks.checkArgument(false, "key ends inside column %s", c);
         }
       }
@@ -285,14 +331,15 @@ public final class KeySerde {
       return p;
     }
     if (tag != PRESENT) {
-      Checks.checkArgument(false, "tag 0x%02x of column %s at offset %s is neither NULL nor present", tag, c, p - 1);
+      Checks.checkArgument(
+          false, "tag 0x%02x of column %s at offset %s is neither NULL nor present", tag, c, p - 1);
     }
     int m = masks[c];
     long lm = m == 0 ? 0 : -1L;
     switch (ids[c]) {
       case BOOLEAN -> {
         int v = (b[p] ^ m) & 0xFF;
-        if (!(v <= 1)) {
+        if (v > 1) {
           Checks.checkArgument(false, "BOOLEAN byte 0x%02x", v);
         }
         values[c] = v == 1;

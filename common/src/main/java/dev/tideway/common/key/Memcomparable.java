@@ -54,57 +54,36 @@ final class Memcomparable {
   }
 
   /**
-   * Writes {@code s} as UTF-8 (unpaired surrogates become {@code ?}, as {@link String#getBytes}
-   * does, so the bytes are the ones {@link Datums#compare} orders by), escaping 0x00 as {@code 00
-   * FF}, then the terminator {@code 00 01}.
+   * Writes {@code s} as its UTF-8 bytes ({@link String#getBytes}: the bytes {@link Datums#compare}
+   * orders by; unpaired surrogates become {@code ?}), escaped and terminated like {@link
+   * #writeBytes}. {@code getBytes} is a JDK intrinsic for ASCII and Latin-1 strings, which made it
+   * faster than encoding char by char into the buffer despite the temporary array.
    */
   static void writeString(GrowableBytes out, String s) {
-    int n = s.length();
-    out.ensureRemaining(3 * n + 2);
-    byte[] b = out.array();
-    int p = out.size();
-    for (int i = 0; i < n; i++) {
-      char c = s.charAt(i);
-      if (c < 0x80) {
-        if (c == 0) {
-          b[p++] = 0;
-          b[p++] = (byte) ESCAPED_ZERO;
-        } else {
-          b[p++] = (byte) c;
-        }
-      } else if (c < 0x800) {
-        b[p++] = (byte) (0xC0 | (c >> 6));
-        b[p++] = (byte) (0x80 | (c & 0x3F));
-      } else if (Character.isSurrogate(c)) {
-        if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
-          int cp = Character.toCodePoint(c, s.charAt(++i));
-          b[p++] = (byte) (0xF0 | (cp >> 18));
-          b[p++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
-          b[p++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
-          b[p++] = (byte) (0x80 | (cp & 0x3F));
-        } else {
-          b[p++] = '?';
-        }
-      } else {
-        b[p++] = (byte) (0xE0 | (c >> 12));
-        b[p++] = (byte) (0x80 | ((c >> 6) & 0x3F));
-        b[p++] = (byte) (0x80 | (c & 0x3F));
-      }
-    }
-    b[p++] = 0;
-    b[p++] = TERMINATOR;
-    out.advanceTo(p);
+    writeBytes(out, s.getBytes(StandardCharsets.UTF_8));
   }
 
-  /** Writes {@code bytes} escaped and terminated like {@link #writeString}. */
+  /**
+   * Writes {@code bytes} with each 0x00 escaped as {@code 00 FF}, then the terminator {@code 00
+   * 01}: prefix-free, and order-preserving since the escape sorts above the terminator.
+   */
   static void writeBytes(GrowableBytes out, byte[] bytes) {
-    out.ensureRemaining(2 * bytes.length + 2);
+    int zeros = 0;
+    for (byte x : bytes) {
+      zeros += x == 0 ? 1 : 0;
+    }
+    out.ensureRemaining(bytes.length + zeros + 2);
     byte[] b = out.array();
     int p = out.size();
-    for (byte x : bytes) {
-      b[p++] = x;
-      if (x == 0) {
-        b[p++] = (byte) ESCAPED_ZERO;
+    if (zeros == 0) {
+      System.arraycopy(bytes, 0, b, p, bytes.length);
+      p += bytes.length;
+    } else {
+      for (byte x : bytes) {
+        b[p++] = x;
+        if (x == 0) {
+          b[p++] = (byte) ESCAPED_ZERO;
+        }
       }
     }
     b[p++] = 0;
@@ -131,7 +110,8 @@ final class Memcomparable {
         return ((long) p << 32) | len;
       }
       if (next != ESCAPED_ZERO) {
-        Checks.checkArgument(false, "corrupt key: byte 0x%02x after 0x00 at offset %s", next, p - 1);
+        Checks.checkArgument(
+            false, "corrupt key: byte 0x%02x after 0x00 at offset %s", next, p - 1);
       }
       len++;
     }
@@ -182,7 +162,7 @@ final class Memcomparable {
             ? Long.toString(Math.abs(unscaled.longValue()))
             : unscaled.abs().toString();
     long exponent = (long) digits.length() - stripped.scale();
-    if (!(exponent >= Integer.MIN_VALUE && exponent <= Integer.MAX_VALUE)) {
+    if (exponent != (int) exponent) {
       Checks.checkArgument(false, "DECIMAL %s has an exponent outside the key format's range", v);
     }
     int start = out.size();
@@ -208,7 +188,7 @@ final class Memcomparable {
       next[0] = pos + 1;
       return BigDecimal.ZERO;
     }
-    if (!(sign == DECIMAL_POSITIVE || sign == DECIMAL_NEGATIVE)) {
+    if (sign != DECIMAL_POSITIVE && sign != DECIMAL_NEGATIVE) {
       Checks.checkArgument(false, "corrupt key: DECIMAL sign byte 0x%02x at offset %s", sign, pos);
     }
     int m = sign == DECIMAL_NEGATIVE ? mask ^ 0xFF : mask;
@@ -220,7 +200,7 @@ final class Memcomparable {
       if (pair == DECIMAL_DIGITS_END) {
         break;
       }
-      if (!(pair <= 100)) {
+      if (pair > 100) {
         Checks.checkArgument(false, "corrupt key: DECIMAL digit pair %s at offset %s", pair, p - 1);
       }
       digits.append((char) ('0' + (pair - 1) / 10)).append((char) ('0' + (pair - 1) % 10));
@@ -230,12 +210,12 @@ final class Memcomparable {
     if (n > 0 && digits.charAt(n - 1) == '0') {
       digits.setLength(--n); // the pad of an odd digit count
     }
-    if (!(n > 0)) {
+    if (n == 0) {
       Checks.checkArgument(false, "corrupt key: DECIMAL without digits at offset %s", pos);
     }
     BigInteger unscaled = new BigInteger(digits.toString());
     long scale = (long) n - exponent;
-    if (!(scale >= Integer.MIN_VALUE && scale <= Integer.MAX_VALUE)) {
+    if (scale != (int) scale) {
       Checks.checkArgument(false, "corrupt key: DECIMAL scale %s out of range", scale);
     }
     BigDecimal v = new BigDecimal(unscaled, (int) scale);
@@ -246,9 +226,9 @@ final class Memcomparable {
   static final int INTERVAL_BYTES = 2 + 8 + 4 + 4 + 8;
 
   /**
-   * INTERVAL in {@link Interval#compareTo} order: the exact 128-bit total length in µs (months ×
-   * 30 days + days + µs; its high word always fits 16 bits since |total| < 2^75), then months,
-   * days and µs to break ties between equal lengths.
+   * INTERVAL in {@link Interval#compareTo} order: the exact 128-bit total length in µs (months × 30
+   * days + days + µs; its high word always fits 16 bits since |total| < 2^75), then months, days
+   * and µs to break ties between equal lengths.
    */
   static void writeInterval(GrowableBytes out, int months, int days, long micros) {
     long dayCount = (long) months * 30 + days;

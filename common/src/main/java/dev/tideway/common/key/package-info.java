@@ -1,15 +1,15 @@
 /**
  * Memcomparable key encoding: keys whose unsigned lexicographic byte order equals their SQL order,
- * so the state store can sort, seek and range-scan raw bytes. Storage keys are {@code table_id(4)
- * | vnode(2) | memcomparable(pk)}; {@link dev.tideway.common.key.KeySerde} writes the last part.
+ * so the state store can sort, seek and range-scan raw bytes. Storage keys are {@code table_id(4) |
+ * vnode(2) | memcomparable(pk)}; {@link dev.tideway.common.key.KeySerde} writes the last part.
  *
  * <p>The format is persisted: {@link dev.tideway.common.key.KeySerde#FORMAT_VERSION} (1) names it.
  * Keys carry no version byte (it would cost a byte per key and break prefix sharing); the table
  * catalog records the version its keys use. Changing any byte below is a format change.
  *
- * <h2>Format version 1</h2>
+ * <p><b>Format version 1.</b>
  *
- * A key is the concatenation of its columns. Each column is a tag byte, then (for non-NULL) the
+ * <p>A key is the concatenation of its columns. Each column is a tag byte, then (for non-NULL) the
  * value bytes:
  *
  * <pre>

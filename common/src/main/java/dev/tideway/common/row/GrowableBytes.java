@@ -8,9 +8,9 @@ import java.util.Arrays;
 
 /**
  * A reusable, growable byte array that the key and value encoders write into. Callers {@link
- * #reset()} it between records and read the bytes through {@link #array()} and {@link #size()}
- * (no copy) or {@link #toByteArray()} (a copy), so an encoding loop allocates nothing once the
- * buffer has grown to its working size.
+ * #reset()} it between records and read the bytes through {@link #array()} and {@link #size()} (no
+ * copy) or {@link #toByteArray()} (a copy), so an encoding loop allocates nothing once the buffer
+ * has grown to its working size.
  *
  * <p>Big-endian writes ({@code putIntBE}, ...) serve the memcomparable key encoding, whose byte
  * order must equal value order; little-endian writes ({@code putIntLE}, ...) serve the value
@@ -40,7 +40,7 @@ public final class GrowableBytes {
   }
 
   public GrowableBytes(int initialCapacity) {
-    if (!(initialCapacity >= 0)) {
+    if (initialCapacity < 0) {
       Checks.checkArgument(false, "capacity must be >= 0, got %s", initialCapacity);
     }
     bytes = new byte[Math.max(initialCapacity, 8)];
@@ -62,15 +62,16 @@ public final class GrowableBytes {
    * {@link #ensureRemaining}).
    */
   public void advanceTo(int newSize) {
-    if (!(newSize >= size && newSize <= bytes.length)) {
-      Checks.checkArgument(false, "cannot advance from %s to %s with capacity %s", size, newSize, bytes.length);
+    if (newSize < size || newSize > bytes.length) {
+      Checks.checkArgument(
+          false, "cannot advance from %s to %s with capacity %s", size, newSize, bytes.length);
     }
     size = newSize;
   }
 
   /** Drops everything after the first {@code newSize} bytes. */
   public void truncate(int newSize) {
-    if (!(newSize >= 0 && newSize <= size)) {
+    if (newSize < 0 || newSize > size) {
       Checks.checkArgument(false, "cannot truncate %s bytes to %s", size, newSize);
     }
     size = newSize;
@@ -93,10 +94,12 @@ public final class GrowableBytes {
   public void ensureRemaining(int n) {
     int needed = size + n;
     if (needed > bytes.length || needed < 0) {
-      if (!(needed >= 0)) {
+      if (needed < 0) {
         Checks.checkArgument(false, "buffer would exceed 2 GiB: %s + %s bytes", size, n);
       }
-      bytes = Arrays.copyOf(bytes, Math.max(needed, (int) Math.min(Integer.MAX_VALUE - 8L, bytes.length * 2L)));
+      bytes =
+          Arrays.copyOf(
+              bytes, Math.max(needed, (int) Math.min(Integer.MAX_VALUE - 8L, bytes.length * 2L)));
     }
   }
 

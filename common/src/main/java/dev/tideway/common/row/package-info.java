@@ -1,12 +1,10 @@
 /**
- * Rows and their value encoding. {@link dev.tideway.common.row.Row} is the boxed, immutable form
- * of a row used at the edges; {@link dev.tideway.common.row.ValueSerde} is the compact, versioned
- * byte form of a whole row stored as a state-store value (leading format byte, NULL bitmap,
- * varint lengths, little-endian fixed-width primitives); {@link
- * dev.tideway.common.row.GrowableBytes} is the reusable buffer both this encoding and the
- * memcomparable key encoding ({@code dev.tideway.common.key}) write into.
+ * Rows: {@link dev.tideway.common.row.Row}, the boxed, immutable form of a row used at the edges,
+ * and {@link dev.tideway.common.row.GrowableBytes}, the reusable buffer the row encodings (the
+ * memcomparable keys of {@code dev.tideway.common.key} and the values of {@code
+ * dev.tideway.common.value}) write into.
  *
- * <p>Invariant: {@code decode(encode(row)) equals row} bit for bit (floats keep -0.0 and NaN
- * payloads, decimals keep their scale), and an unknown format version fails naming the version.
+ * <p>This package depends on nothing but {@code check}: {@code chunk} depends on it, so the
+ * encoders with chunk fast paths live in their own packages to keep the packages free of cycles.
  */
 package dev.tideway.common.row;

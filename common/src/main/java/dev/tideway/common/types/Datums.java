@@ -193,10 +193,14 @@ public final class Datums {
     }
   }
 
-  /** Rounds a decimal to the type's scale (half up, as PostgreSQL) and checks its precision. */
+  /**
+   * Rounds a decimal to the type's scale (half up, as PostgreSQL) and checks its precision; an
+   * unconstrained decimal only loses a negative scale.
+   */
   public static BigDecimal decimal(DataType type, BigDecimal v) {
     if (type.precision() == 0) {
-      return v;
+      // PostgreSQL's numeric has no negative scale: 1E+3 is stored (and printed) as 1000.
+      return v.scale() < 0 ? v.setScale(0) : v;
     }
     BigDecimal scaled = v.setScale(type.scale(), java.math.RoundingMode.HALF_UP);
     if (scaled.precision() - scaled.scale() > type.precision() - type.scale()) {
@@ -241,11 +245,17 @@ public final class Datums {
         if (hms.length != 3) {
           throw new NumberFormatException("bad time part " + tok);
         }
+        // Accumulate with the sign applied to each part: the most negative interval's magnitude
+        // does not fit a long.
+        long sign = neg ? -1 : 1;
+        BigDecimal secs = new BigDecimal(hms[2]);
         long us =
-            Long.parseLong(hms[0]) * 3_600_000_000L
-                + Long.parseLong(hms[1]) * 60_000_000L
-                + new BigDecimal(hms[2]).movePointRight(6).longValueExact();
-        micros = Math.addExact(micros, neg ? -us : us);
+            Math.addExact(
+                Math.multiplyExact(sign * Long.parseLong(hms[0]), 3_600_000_000L),
+                Math.addExact(
+                    Math.multiplyExact(sign * Long.parseLong(hms[1]), 60_000_000L),
+                    (neg ? secs.negate() : secs).movePointRight(6).longValueExact()));
+        micros = Math.addExact(micros, us);
         i++;
         continue;
       }

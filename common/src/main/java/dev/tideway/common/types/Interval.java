@@ -81,13 +81,12 @@ public record Interval(int months, int days, long micros) implements Comparable<
     }
     if (micros != 0 || sb.isEmpty()) {
       sb.append(sb.isEmpty() ? "" : " ");
-      long m = micros;
-      if (m < 0) {
+      if (micros < 0) {
         sb.append('-');
-        m = -m; // Long.MIN_VALUE micros is out of PostgreSQL's range; printing it wraps harmlessly
       }
-      long secs = m / 1_000_000;
-      long frac = m % 1_000_000;
+      // Divide before taking the absolute value: -Long.MIN_VALUE does not exist.
+      long secs = Math.abs(micros / 1_000_000);
+      long frac = Math.abs(micros % 1_000_000);
       sb.append(String.format("%02d:%02d:%02d", secs / 3600, (secs / 60) % 60, secs % 60));
       if (frac != 0) {
         String f = String.format("%06d", frac).replaceAll("0+$", "");

@@ -8,11 +8,10 @@ import java.util.zip.CRC32C;
 
 /**
  * Virtual nodes: the 256 units a table's rows are distributed, stored and scaled by. {@code vnode =
- * CRC32C(memcomparable ASC NULLS FIRST encoding of the distribution key columns) mod 256}
- * ({@link VnodeHasher} computes it). The vnode is persisted in every storage key ({@code
- * table_id(4) | vnode(2) | memcomparable(pk)}) and decides which actor owns a row, so the function
- * must never change for existing tables: {@link #HASH_VERSION} names it and a golden test pins its
- * output.
+ * CRC32C(memcomparable ASC NULLS FIRST encoding of the distribution key columns) mod 256} ({@link
+ * VnodeHasher} computes it). The vnode is persisted in every storage key ({@code table_id(4) |
+ * vnode(2) | memcomparable(pk)}) and decides which actor owns a row, so the function must never
+ * change for existing tables: {@link #HASH_VERSION} names it and a golden test pins its output.
  *
  * <p>Why this hash: the key encoding maps SQL-equal values to equal bytes ({@code 1.0} and {@code
  * 1.00}, {@code -0.0} and {@code 0.0}), so equal keys always land on the same vnode; CRC32C is in

@@ -7,10 +7,10 @@ import java.util.List;
 import java.util.function.IntConsumer;
 
 /**
- * A set of vnodes: 256 bits in four longs. The vnodes an actor owns, the vnodes a fragment's
- * actors split between them, the vnodes an {@code Update} mutation moves. Immutable value; safe to
- * share. {@link #toBytes()} gives the stable 32-byte form (bit {@code v} is bit {@code v % 8} of
- * byte {@code v / 8}) for persistence and the wire.
+ * A set of vnodes: 256 bits in four longs. The vnodes an actor owns, the vnodes a fragment's actors
+ * split between them, the vnodes an {@code Update} mutation moves. Immutable value; safe to share.
+ * {@link #toBytes()} gives the stable 32-byte form (bit {@code v} is bit {@code v % 8} of byte
+ * {@code v / 8}) for persistence and the wire.
  */
 public final class VnodeBitmap {
   private static final int WORDS = VirtualNode.COUNT / 64;

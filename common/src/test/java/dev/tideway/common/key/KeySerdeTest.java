@@ -38,7 +38,9 @@ class KeySerdeTest {
   /** Two keys of one random key schema; {@code b} shares a random subset of {@code a}'s values. */
   record KeyPair(List<DataType> types, List<OrderType> orders, Row a, Row b) {}
 
-  /** One key column: its type, order and the values of both keys (equal about a third of the time). */
+  /**
+   * One key column: its type, order and the values of both keys (equal about a third of the time).
+   */
   record Column(DataType type, OrderType order, Object a, Object b) {}
 
   /** Per type, built once so jqwik's generator memoization applies inside flatMap. */
@@ -169,8 +171,10 @@ class KeySerdeTest {
   void nanSortsAboveInfinityAndNullsFollowTheirPlacement() {
     KeySerde asc = new KeySerde(List.of(DataType.DOUBLE), List.of(OrderType.ASC));
     List<byte[]> keys = new ArrayList<>();
-    for (Double v : new Double[] {null, Double.NaN, Double.POSITIVE_INFINITY, 1.0, -0.0, -1e300,
-        Double.NEGATIVE_INFINITY}) {
+    for (Double v :
+        new Double[] {
+          null, Double.NaN, Double.POSITIVE_INFINITY, 1.0, -0.0, -1e300, Double.NEGATIVE_INFINITY
+        }) {
       keys.add(asc.encode(Row.of(v)));
     }
     keys.sort(KeySerde::compare);
@@ -178,14 +182,17 @@ class KeySerdeTest {
         .containsExactly(
             Double.NEGATIVE_INFINITY, -1e300, 0.0, 1.0, Double.POSITIVE_INFINITY, Double.NaN, null);
     KeySerde desc = new KeySerde(List.of(DataType.DOUBLE), List.of(OrderType.DESC));
-    assertThat(KeySerde.compare(desc.encode(Row.of((Object) null)), desc.encode(Row.of(Double.NaN))))
-        .as("DESC NULLS FIRST").isNegative();
+    assertThat(
+            KeySerde.compare(desc.encode(Row.of((Object) null)), desc.encode(Row.of(Double.NaN))))
+        .as("DESC NULLS FIRST")
+        .isNegative();
     KeySerde descLast = new KeySerde(List.of(DataType.DOUBLE), List.of(OrderType.DESC_NULLS_LAST));
     assertThat(
             KeySerde.compare(
                 descLast.encode(Row.of((Object) null)),
                 descLast.encode(Row.of(Double.NEGATIVE_INFINITY))))
-        .as("DESC NULLS LAST").isPositive();
+        .as("DESC NULLS LAST")
+        .isPositive();
   }
 
   @Example
@@ -208,9 +215,13 @@ class KeySerdeTest {
     Interval month = new Interval(1, 0, 0);
     Interval days = new Interval(0, 30, 0);
     Interval micros = Interval.ofMicros(30 * Interval.MICROS_PER_DAY);
-    assertThat(Integer.signum(KeySerde.compare(serde.encode(Row.of(month)), serde.encode(Row.of(days)))))
+    assertThat(
+            Integer.signum(
+                KeySerde.compare(serde.encode(Row.of(month)), serde.encode(Row.of(days)))))
         .isEqualTo(Integer.signum(month.compareTo(days)));
-    assertThat(Integer.signum(KeySerde.compare(serde.encode(Row.of(days)), serde.encode(Row.of(micros)))))
+    assertThat(
+            Integer.signum(
+                KeySerde.compare(serde.encode(Row.of(days)), serde.encode(Row.of(micros)))))
         .isEqualTo(Integer.signum(days.compareTo(micros)));
   }
 
@@ -243,6 +254,20 @@ class KeySerdeTest {
         .hasMessageContaining("has 1 values but the key has 2 columns");
   }
 
+  @Example
+  void valuesOutsideTheFormatAndMismatchedChunksAreRejected() {
+    KeySerde decimal = KeySerde.ascending(List.of(DataType.DECIMAL));
+    assertThatThrownBy(() -> decimal.encode(Row.of(new BigDecimal("1E+2147483647"))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("exponent outside the key format's range");
+    StreamChunkBuilder b = new StreamChunkBuilder(List.of(DataType.INT), 1);
+    b.append(Op.INSERT, Row.of(1));
+    KeySerde bigint = KeySerde.ascending(List.of(DataType.BIGINT));
+    assertThatThrownBy(() -> bigint.encodeTo(new GrowableBytes(), b.build(), 0, new int[] {0}))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("chunk column 0 is integer but key column 0 is bigint");
+  }
+
   /**
    * The format is persisted (storage keys): these bytes must never change. A failure here means
    * stored keys would no longer sort or decode; bump {@link KeySerde#FORMAT_VERSION} and migrate
@@ -252,9 +277,20 @@ class KeySerdeTest {
   void goldenBytesOfFormatVersion1() {
     List<DataType> types =
         List.of(
-            DataType.BOOLEAN, DataType.SMALLINT, DataType.INT, DataType.BIGINT, DataType.REAL,
-            DataType.DOUBLE, DataType.decimal(10, 3), DataType.VARCHAR, DataType.BYTEA, DataType.DATE,
-            DataType.TIME, DataType.TIMESTAMP, DataType.TIMESTAMPTZ, DataType.INTERVAL,
+            DataType.BOOLEAN,
+            DataType.SMALLINT,
+            DataType.INT,
+            DataType.BIGINT,
+            DataType.REAL,
+            DataType.DOUBLE,
+            DataType.decimal(10, 3),
+            DataType.VARCHAR,
+            DataType.BYTEA,
+            DataType.DATE,
+            DataType.TIME,
+            DataType.TIMESTAMP,
+            DataType.TIMESTAMPTZ,
+            DataType.INTERVAL,
             DataType.BIGINT);
     List<OrderType> orders = new ArrayList<>();
     for (int i = 0; i < types.size(); i++) {
@@ -262,10 +298,21 @@ class KeySerdeTest {
     }
     Row row =
         Row.of(
-            true, (short) -2, 3, -4L, 1.5f, -2.25, new BigDecimal("-12.340"), "a\0é",
-            new byte[] {0, (byte) 0xff}, java.time.LocalDate.of(2024, 2, 29),
-            java.time.LocalTime.of(12, 0, 0, 1_000), java.time.LocalDateTime.of(1969, 12, 31, 23, 59),
-            java.time.Instant.ofEpochSecond(1_700_000_000L, 123_000), new Interval(1, -2, 3), null);
+            true,
+            (short) -2,
+            3,
+            -4L,
+            1.5f,
+            -2.25,
+            new BigDecimal("-12.340"),
+            "a\0é",
+            new byte[] {0, (byte) 0xff},
+            java.time.LocalDate.of(2024, 2, 29),
+            java.time.LocalTime.of(12, 0, 0, 1_000),
+            java.time.LocalDateTime.of(1969, 12, 31, 23, 59),
+            java.time.Instant.ofEpochSecond(1_700_000_000L, 123_000),
+            new Interval(1, -2, 3),
+            null);
     KeySerde serde = new KeySerde(types, orders);
     byte[] bytes = serde.encode(row);
     assertThat(HexFormat.of().formatHex(bytes)).isEqualTo(GOLDEN_V1);

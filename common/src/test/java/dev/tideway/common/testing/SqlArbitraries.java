@@ -3,6 +3,7 @@ package dev.tideway.common.testing;
 import dev.tideway.common.key.OrderType;
 import dev.tideway.common.row.Row;
 import dev.tideway.common.types.DataType;
+import dev.tideway.common.types.Datums;
 import dev.tideway.common.types.Interval;
 import dev.tideway.common.types.Temporals;
 import dev.tideway.common.types.TypeId;
@@ -65,9 +66,7 @@ public final class SqlArbitraries {
   public static Arbitrary<Object> nullableValues(DataType type) {
     return NULLABLE_VALUES.computeIfAbsent(
         type,
-        t ->
-            Arbitraries.frequencyOf(
-                Tuple.of(1, Arbitraries.just(null)), Tuple.of(7, values(t))));
+        t -> Arbitraries.frequencyOf(Tuple.of(1, Arbitraries.just(null)), Tuple.of(7, values(t))));
   }
 
   /** A row of {@code types}, NULLs included. */
@@ -195,8 +194,9 @@ public final class SqlArbitraries {
   }
 
   /**
-   * Unconstrained: up to 40 digits at scales -10..30 plus values equal but for trailing zeros.
-   * {@code DECIMAL(p, s)}: at most p digits, exactly scale s (as the column vectors store them).
+   * Unconstrained: up to 40 digits at scales 0..30 (negative scales as a column normalises them)
+   * plus values equal but for trailing zeros. {@code DECIMAL(p, s)}: at most p digits, exactly
+   * scale s (as the column vectors store them).
    */
   private static Arbitrary<BigDecimal> decimals(DataType type) {
     if (type.precision() > 0) {
@@ -213,13 +213,28 @@ public final class SqlArbitraries {
             Arbitraries.bigIntegers().between(big.negate(), big),
             Arbitraries.bigIntegers().between(BigInteger.valueOf(-1000), BigInteger.valueOf(1000)));
     Arbitrary<BigDecimal> random =
-        Combinators.combine(unscaled, Arbitraries.integers().between(-10, 30))
-            .as(BigDecimal::new);
+        Combinators.combine(unscaled, Arbitraries.integers().between(-10, 30)).as(BigDecimal::new);
     Arbitrary<BigDecimal> special =
-        Arbitraries.of("0", "0.00", "1", "1.0", "1.00", "-1", "-1.0", "10", "1E+1", "0.1", "-0.10",
-                "100", "0.001", "-100.5", "99999999999999999999.99999")
+        Arbitraries.of(
+                "0",
+                "0.00",
+                "1",
+                "1.0",
+                "1.00",
+                "-1",
+                "-1.0",
+                "10",
+                "1E+1",
+                "0.1",
+                "-0.10",
+                "100",
+                "0.001",
+                "-100.5",
+                "99999999999999999999.99999")
             .map(BigDecimal::new);
-    return Arbitraries.frequencyOf(Tuple.of(3, random), Tuple.of(1, special));
+    // as a column stores them: an unconstrained numeric has no negative scale (1E+1 is 10)
+    return Arbitraries.frequencyOf(Tuple.of(3, random), Tuple.of(1, special))
+        .map(v -> Datums.decimal(type, v));
   }
 
   /**
@@ -228,8 +243,20 @@ public final class SqlArbitraries {
    */
   private static Arbitrary<String> strings() {
     Arbitrary<String> small =
-        Arbitraries.of("", "\u0000", "\u0001", "a", "b", "z", "\u007f", "\u00e9", "\u00ff",
-                "\u4e2d", "\uffff", "\uD83D\uDE00", "\uDBFF\uDFFF")
+        Arbitraries.of(
+                "",
+                "\u0000",
+                "\u0001",
+                "a",
+                "b",
+                "z",
+                "\u007f",
+                "\u00e9",
+                "\u00ff",
+                "\u4e2d",
+                "\uffff",
+                "\uD83D\uDE00",
+                "\uDBFF\uDFFF")
             .list()
             .ofMaxSize(5)
             .map(parts -> String.join("", parts));
@@ -257,7 +284,8 @@ public final class SqlArbitraries {
   private static Arbitrary<byte[]> bytes() {
     Arbitrary<Byte> b =
         Arbitraries.oneOf(
-            Arbitraries.bytes(), Arbitraries.of((byte) 0, (byte) 1, (byte) 0x7f, (byte) 0x80, (byte) 0xff));
+            Arbitraries.bytes(),
+            Arbitraries.of((byte) 0, (byte) 1, (byte) 0x7f, (byte) 0x80, (byte) 0xff));
     return b.list()
         .ofMaxSize(12)
         .withoutEdgeCases() // the empty array and 0x00 come often enough; see strings()

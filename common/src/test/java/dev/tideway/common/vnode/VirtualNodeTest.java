@@ -22,17 +22,22 @@ import net.jqwik.api.Provide;
 /** The row-to-vnode function: pinned, spread evenly, equal for SQL-equal keys, same per path. */
 class VirtualNodeTest {
   /**
-   * The vnode is persisted in every storage key and decides row ownership: these must never
-   * change. A failure means existing tables would be read from the wrong vnodes; introduce a new
-   * {@link VirtualNode#HASH_VERSION} instead of editing the expected values.
+   * The vnode is persisted in every storage key and decides row ownership: these must never change.
+   * A failure means existing tables would be read from the wrong vnodes; introduce a new {@link
+   * VirtualNode#HASH_VERSION} instead of editing the expected values.
    */
   @Example
   void goldenVnodesOfHashVersion1() {
     List<DataType> types = List.of(DataType.BIGINT, DataType.VARCHAR);
     List<Row> keys =
         List.of(
-            Row.of(0L, ""), Row.of(1L, "a"), Row.of(-1L, "tideway"), Row.of(42L, null),
-            Row.of(null, null), Row.of(Long.MAX_VALUE, "\u00e9\0"), Row.of(1_000_000L, "x"));
+            Row.of(0L, ""),
+            Row.of(1L, "a"),
+            Row.of(-1L, "tideway"),
+            Row.of(42L, null),
+            Row.of(null, null),
+            Row.of(Long.MAX_VALUE, "\u00e9\0"),
+            Row.of(1_000_000L, "x"));
     List<Integer> vnodes = new ArrayList<>();
     for (Row k : keys) {
       vnodes.add(VirtualNode.of(types, k));
@@ -58,7 +63,8 @@ class VirtualNodeTest {
     }
     double mean = (double) rows / VirtualNode.COUNT;
     for (int v = 0; v < VirtualNode.COUNT; v++) {
-      assertThat((double) counts[v]).as("rows on vnode %s (mean %s)", v, mean)
+      assertThat((double) counts[v])
+          .as("rows on vnode %s (mean %s)", v, mean)
           .isBetween(mean * 0.75, mean * 1.25);
     }
   }
