@@ -2,9 +2,9 @@ package dev.tideway.storage.api;
 
 /**
  * Epochs as the storage engine sees them: plain {@code long}s, physical milliseconds since
- * 2021-04-01T00:00Z shifted left 16 bits. The low 16 bits number sub-epochs: when a memtable
- * spills in the middle of an epoch, later writes of the same epoch carry the next sub-epoch, so a
- * key never has two different values at one (key, epoch). A read "at epoch E" sees every entry whose
+ * 2021-04-01T00:00Z shifted left 16 bits. The low 16 bits number sub-epochs: when a memtable spills
+ * in the middle of an epoch, later writes of the same epoch carry the next sub-epoch, so a key
+ * never has two different values at one (key, epoch). A read "at epoch E" sees every entry whose
  * epoch is at most {@link #visibleUpTo(long) E | 0xFFFF}.
  */
 public final class Epochs {

@@ -48,7 +48,10 @@ public final class Keys {
 
   public static int tableId(byte[] key) {
     Checks.checkArgument(key.length >= 4, "key of %s bytes has no table id", key.length);
-    return ((key[0] & 0xFF) << 24) | ((key[1] & 0xFF) << 16) | ((key[2] & 0xFF) << 8) | (key[3] & 0xFF);
+    return ((key[0] & 0xFF) << 24)
+        | ((key[1] & 0xFF) << 16)
+        | ((key[2] & 0xFF) << 8)
+        | (key[3] & 0xFF);
   }
 
   public static int vnode(byte[] key) {

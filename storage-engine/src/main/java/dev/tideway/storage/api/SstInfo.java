@@ -76,7 +76,20 @@ public record SstInfo(
 
   @Override
   public String toString() {
-    return "Sst#" + id + "{" + rowCount + " rows, " + fileSize + " B, epochs " + Epochs.format(minEpoch)
-        + ".." + Epochs.format(maxEpoch) + ", keys " + Keys.hex(minKey) + ".." + Keys.hex(maxKey) + "}";
+    return "Sst#"
+        + id
+        + "{"
+        + rowCount
+        + " rows, "
+        + fileSize
+        + " B, epochs "
+        + Epochs.format(minEpoch)
+        + ".."
+        + Epochs.format(maxEpoch)
+        + ", keys "
+        + Keys.hex(minKey)
+        + ".."
+        + Keys.hex(maxKey)
+        + "}";
   }
 }

@@ -10,15 +10,16 @@ import java.util.concurrent.CompletableFuture;
  * epochs, and reads of committed data at an epoch. Thread-safe.
  *
  * <p>Reads at epoch {@code E} see exactly the writes committed at or before {@code E}; {@code E}
- * must lie in {@code [safeEpoch, committedEpoch]}, else {@link StorageException.Reason#EPOCH_OUT_OF_RANGE}.
+ * must lie in {@code [safeEpoch, committedEpoch]}, else {@link
+ * StorageException.Reason#EPOCH_OUT_OF_RANGE}.
  */
 public interface StateStore {
   /** A new write handle for {@code tableId}. */
   LocalStateStore newLocal(int tableId);
 
   /**
-   * Writes every write sealed at or before {@code epoch} (not synced before) to SSTs; completes with
-   * the SSTs and stats delta to hand to {@code commitEpoch}. Runs on the upload pool.
+   * Writes every write sealed at or before {@code epoch} (not synced before) to SSTs; completes
+   * with the SSTs and stats delta to hand to {@code commitEpoch}. Runs on the upload pool.
    */
   CompletableFuture<SyncResult> sync(long epoch);
 
@@ -38,9 +39,9 @@ public interface StateStore {
   StateIterator iter(KeyRange range, long epoch);
 
   /**
-   * The committed changes of a change-log table with epochs in {@code [fromEpoch, toEpoch]}, for the
-   * given vnodes (null = all), in epoch order then key order. {@code fromEpoch} must not be below
-   * the table's retained start.
+   * The committed changes of a change-log table with epochs in {@code [fromEpoch, toEpoch]}, for
+   * the given vnodes (null = all), in epoch order then key order. {@code fromEpoch} must not be
+   * below the table's retained start.
    */
   List<LogEntry> iterLog(int tableId, BitSet vnodes, long fromEpoch, long toEpoch);
 

@@ -21,10 +21,12 @@ public final class StateStores {
       } else if (url.startsWith("memory:")) {
         store = new InMemoryObjectStore();
       } else {
-        throw new IllegalArgumentException("unsupported state store URL '" + url + "' (use file:///DIR or memory://)");
+        throw new IllegalArgumentException(
+            "unsupported state store URL '" + url + "' (use file:///DIR or memory://)");
       }
     } catch (IOException e) {
-      throw new StorageException(StorageException.Reason.OBJECT_STORE, "cannot open state store at " + url, e);
+      throw new StorageException(
+          StorageException.Reason.OBJECT_STORE, "cannot open state store at " + url, e);
     }
     return open(store, options);
   }

@@ -4,8 +4,8 @@ import dev.tideway.common.time.Clock;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 /**
- * Tuning of one engine. {@link #defaults()} suits a compute node; tests shrink the memory limits
- * to exercise spills and compaction.
+ * Tuning of one engine. {@link #defaults()} suits a compute node; tests shrink the memory limits to
+ * exercise spills and compaction.
  *
  * @param sharedBufferBytes sealed in-memory bytes before the shared buffer spills to SSTs
  * @param memtableBytes bytes of one writer's current-epoch memtable before it moves to the shared
@@ -35,37 +35,104 @@ public record StorageOptions(
 
   public static StorageOptions defaults() {
     return new StorageOptions(
-        256L << 20, 64L << 20, 256L << 20, 64L << 20, 4, 256L << 20, 16, true, true, 2, 1,
-        Clock.system(), new PrometheusRegistry());
+        256L << 20,
+        64L << 20,
+        256L << 20,
+        64L << 20,
+        4,
+        256L << 20,
+        16,
+        true,
+        true,
+        2,
+        1,
+        Clock.system(),
+        new PrometheusRegistry());
   }
 
   public StorageOptions withMemory(long sharedBufferBytes, long memtableBytes) {
     return new StorageOptions(
-        sharedBufferBytes, memtableBytes, blockCacheBytes, targetFileBytes, l0Trigger, levelBaseBytes,
-        checkpointEvery, verifyFileChecksum, autoCompact, uploadThreads, compactionThreads, clock, registry);
+        sharedBufferBytes,
+        memtableBytes,
+        blockCacheBytes,
+        targetFileBytes,
+        l0Trigger,
+        levelBaseBytes,
+        checkpointEvery,
+        verifyFileChecksum,
+        autoCompact,
+        uploadThreads,
+        compactionThreads,
+        clock,
+        registry);
   }
 
-  public StorageOptions withCompaction(boolean auto, int l0Trigger, long levelBaseBytes, long targetFileBytes) {
+  public StorageOptions withCompaction(
+      boolean auto, int l0Trigger, long levelBaseBytes, long targetFileBytes) {
     return new StorageOptions(
-        sharedBufferBytes, memtableBytes, blockCacheBytes, targetFileBytes, l0Trigger, levelBaseBytes,
-        checkpointEvery, verifyFileChecksum, auto, uploadThreads, compactionThreads, clock, registry);
+        sharedBufferBytes,
+        memtableBytes,
+        blockCacheBytes,
+        targetFileBytes,
+        l0Trigger,
+        levelBaseBytes,
+        checkpointEvery,
+        verifyFileChecksum,
+        auto,
+        uploadThreads,
+        compactionThreads,
+        clock,
+        registry);
   }
 
   public StorageOptions withCheckpointEvery(int n) {
     return new StorageOptions(
-        sharedBufferBytes, memtableBytes, blockCacheBytes, targetFileBytes, l0Trigger, levelBaseBytes,
-        n, verifyFileChecksum, autoCompact, uploadThreads, compactionThreads, clock, registry);
+        sharedBufferBytes,
+        memtableBytes,
+        blockCacheBytes,
+        targetFileBytes,
+        l0Trigger,
+        levelBaseBytes,
+        n,
+        verifyFileChecksum,
+        autoCompact,
+        uploadThreads,
+        compactionThreads,
+        clock,
+        registry);
   }
 
   public StorageOptions withBlockCache(long bytes, boolean verifyFileChecksum) {
     return new StorageOptions(
-        sharedBufferBytes, memtableBytes, bytes, targetFileBytes, l0Trigger, levelBaseBytes,
-        checkpointEvery, verifyFileChecksum, autoCompact, uploadThreads, compactionThreads, clock, registry);
+        sharedBufferBytes,
+        memtableBytes,
+        bytes,
+        targetFileBytes,
+        l0Trigger,
+        levelBaseBytes,
+        checkpointEvery,
+        verifyFileChecksum,
+        autoCompact,
+        uploadThreads,
+        compactionThreads,
+        clock,
+        registry);
   }
 
   public StorageOptions withRegistry(PrometheusRegistry r) {
     return new StorageOptions(
-        sharedBufferBytes, memtableBytes, blockCacheBytes, targetFileBytes, l0Trigger, levelBaseBytes,
-        checkpointEvery, verifyFileChecksum, autoCompact, uploadThreads, compactionThreads, clock, r);
+        sharedBufferBytes,
+        memtableBytes,
+        blockCacheBytes,
+        targetFileBytes,
+        l0Trigger,
+        levelBaseBytes,
+        checkpointEvery,
+        verifyFileChecksum,
+        autoCompact,
+        uploadThreads,
+        compactionThreads,
+        clock,
+        r);
   }
 }

@@ -43,7 +43,8 @@ public record TableStats(
   }
 
   /** {@code a + b} per table; tables whose sum is zero are dropped. */
-  public static Map<Integer, TableStats> sum(Map<Integer, TableStats> a, Map<Integer, TableStats> b) {
+  public static Map<Integer, TableStats> sum(
+      Map<Integer, TableStats> a, Map<Integer, TableStats> b) {
     Map<Integer, TableStats> out = new TreeMap<>(a);
     b.forEach((t, s) -> out.merge(t, s, TableStats::plus));
     out.values().removeIf(TableStats::isZero);

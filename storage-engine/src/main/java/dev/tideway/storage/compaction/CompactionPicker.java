@@ -51,10 +51,12 @@ public final class CompactionPicker {
     if (in.isEmpty()) {
       return Optional.empty();
     }
-    return Optional.of(new CompactionTask(in, Version.MAX_LEVELS - 1, true, safeEpoch, v.changeLogs()));
+    return Optional.of(
+        new CompactionTask(in, Version.MAX_LEVELS - 1, true, safeEpoch, v.changeLogs()));
   }
 
-  private static CompactionTask task(Version v, int from, List<SstInfo> picked, int to, long safeEpoch) {
+  private static CompactionTask task(
+      Version v, int from, List<SstInfo> picked, int to, long safeEpoch) {
     byte[] min = picked.get(0).minKey();
     byte[] max = picked.get(0).maxKey();
     for (SstInfo s : picked) {

@@ -21,8 +21,8 @@ import java.util.Map;
 /**
  * Executes a {@link CompactionTask}: merges the input SSTs (full scans, which re-check each file's
  * row checksum), drops what the task allows, writes the survivors to new SSTs and describes the
- * result as level changes plus the exact (negative) stats delta of the dropped key versions.
- * Runs on a compactor thread; touches no shared state.
+ * result as level changes plus the exact (negative) stats delta of the dropped key versions. Runs
+ * on a compactor thread; touches no shared state.
  */
 public final class CompactionRewriter {
   public static final String FP_BEFORE_WRITE = FailPoints.declare("compaction.before-write");
@@ -61,16 +61,26 @@ public final class CompactionRewriter {
     }
     FailPoints.hit(FP_AFTER_WRITE);
     List<VersionDelta.LevelChange> changes = new ArrayList<>();
-    task.inputs().forEach((level, ssts) -> {
-      List<Long> ids = ssts.stream().map(SstInfo::id).toList();
-      changes.add(new VersionDelta.LevelChange(level, ids, level == task.targetLevel() ? out : List.of()));
-    });
+    task.inputs()
+        .forEach(
+            (level, ssts) -> {
+              List<Long> ids = ssts.stream().map(SstInfo::id).toList();
+              changes.add(
+                  new VersionDelta.LevelChange(
+                      level, ids, level == task.targetLevel() ? out : List.of()));
+            });
     if (!task.inputs().containsKey(task.targetLevel())) {
       changes.add(new VersionDelta.LevelChange(task.targetLevel(), List.of(), out));
     }
     long written = out.stream().mapToLong(SstInfo::fileSize).sum();
     return new Result(
-        changes, filter.dropped, task.safeEpoch(), task.inputBytes(), written, filter.droppedKeys, filter.rows);
+        changes,
+        filter.dropped,
+        task.safeEpoch(),
+        task.inputBytes(),
+        written,
+        filter.droppedKeys,
+        filter.rows);
   }
 
   /**
@@ -115,7 +125,8 @@ public final class CompactionRewriter {
           return true;
         }
         droppedKeys++;
-        TableStats.addInto(dropped, Keys.tableId(k), TableStats.ofEntry(k.length, in.value().length).negate());
+        TableStats.addInto(
+            dropped, Keys.tableId(k), TableStats.ofEntry(k.length, in.value().length).negate());
       }
       return false;
     }

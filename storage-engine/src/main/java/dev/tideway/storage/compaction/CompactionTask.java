@@ -6,9 +6,9 @@ import java.util.Map;
 
 /**
  * One compaction: merge {@code inputs} (level → SSTs) into {@code targetLevel}. Versions at or
- * below {@code safeEpoch} collapse to the newest one per key (tables with a retained change log
- * use {@code min(safeEpoch, retainFrom - 1)}); tombstones go too when {@code bottom} (no deeper
- * level holds keys of the task's range).
+ * below {@code safeEpoch} collapse to the newest one per key (tables with a retained change log use
+ * {@code min(safeEpoch, retainFrom - 1)}); tombstones go too when {@code bottom} (no deeper level
+ * holds keys of the task's range).
  */
 public record CompactionTask(
     Map<Integer, List<SstInfo>> inputs,

@@ -19,8 +19,8 @@ import java.util.List;
 
 /**
  * Derives a change-log table's per-epoch changes from the versions its keys keep: compaction
- * retains every version from the table's retained start on, plus the newest one before it, so
- * each version in {@code [from, to]} can be compared with its predecessor. Materializes the result
+ * retains every version from the table's retained start on, plus the newest one before it, so each
+ * version in {@code [from, to]} can be compared with its predecessor. Materializes the result
  * (sorted by epoch, then key): meant for one barrier interval of a log store at a time.
  */
 final class ChangeLogReader {
@@ -32,13 +32,21 @@ final class ChangeLogReader {
     if (retained == null || from < retained || to > v.maxCommittedEpoch() || from > to) {
       throw new StorageException(
           StorageException.Reason.EPOCH_OUT_OF_RANGE,
-          "change log of table " + table + " for epochs [" + Epochs.format(from) + ", " + Epochs.format(to)
-              + "] not readable: retained from " + (retained == null ? "never" : Epochs.format(retained))
-              + ", committed " + Epochs.format(v.maxCommittedEpoch()));
+          "change log of table "
+              + table
+              + " for epochs ["
+              + Epochs.format(from)
+              + ", "
+              + Epochs.format(to)
+              + "] not readable: retained from "
+              + (retained == null ? "never" : Epochs.format(retained))
+              + ", committed "
+              + Epochs.format(v.maxCommittedEpoch()));
     }
     List<LogEntry> out = new ArrayList<>();
     KeyRange range = KeyRange.table(table);
-    try (EntryIterator it = new MergeIterator(VersionReads.sources(v, readers, range, Long.MAX_VALUE))) {
+    try (EntryIterator it =
+        new MergeIterator(VersionReads.sources(v, readers, range, Long.MAX_VALUE))) {
       List<Entry> versions = new ArrayList<>();
       while (it.next()) {
         Entry e = new Entry(it.key(), it.epoch(), it.isDelete(), it.value());
@@ -50,14 +58,16 @@ final class ChangeLogReader {
       }
       emit(versions, vnodes, from, to, out);
     } catch (IOException e) {
-      throw new StorageException(StorageException.Reason.OBJECT_STORE, "cannot read change log of table " + table, e);
+      throw new StorageException(
+          StorageException.Reason.OBJECT_STORE, "cannot read change log of table " + table, e);
     }
     out.sort(Comparator.comparingLong(LogEntry::epoch).thenComparing(LogEntry::key, Keys.ORDER));
     return out;
   }
 
   /** {@code versions} of one key, newest first. */
-  private static void emit(List<Entry> versions, BitSet vnodes, long from, long to, List<LogEntry> out) {
+  private static void emit(
+      List<Entry> versions, BitSet vnodes, long from, long to, List<LogEntry> out) {
     if (versions.isEmpty() || (vnodes != null && !vnodes.get(Keys.vnode(versions.get(0).key())))) {
       return;
     }

@@ -51,7 +51,8 @@ final class LocalStore implements LocalStateStore {
 
   private void checkWritable(byte[] key) {
     if (closed) {
-      throw new StorageException(StorageException.Reason.CLOSED, "local store of table " + tableId + " is closed");
+      throw new StorageException(
+          StorageException.Reason.CLOSED, "local store of table " + tableId + " is closed");
     }
     Checks.checkState(epoch >= 0, "table %s: write before init", tableId);
     Checks.checkArgument(

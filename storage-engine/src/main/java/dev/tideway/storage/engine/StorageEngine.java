@@ -50,15 +50,16 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
 /**
- * The assembled state store of one process: shared buffer, SST readers and block cache, the
- * version manager, compaction and vacuum.
+ * The assembled state store of one process: shared buffer, SST readers and block cache, the version
+ * manager, compaction and vacuum.
  *
  * <p>Overview (threads): writers own their {@link LocalStore}s; {@code sync} runs on the {@code
  * storage-upload} pool; every version change (commit, compaction result, change-log retention) and
  * vacuum run in order on the single {@code storage-version} thread, which owns the {@link
- * VersionManager}; compaction rewrites run on the {@code storage-compactor} pool, one task at a time
- * ({@link #compactionLock}), and never block writers or commits. Reads are lock-free: they snapshot
- * the shared buffer, then pin the current version (this order matters, see {@link SharedBuffer}).
+ * VersionManager}; compaction rewrites run on the {@code storage-compactor} pool, one task at a
+ * time ({@link #compactionLock}), and never block writers or commits. Reads are lock-free: they
+ * snapshot the shared buffer, then pin the current version (this order matters, see {@link
+ * SharedBuffer}).
  */
 public final class StorageEngine implements Storage {
   private final ObjectStore store;
@@ -100,19 +101,26 @@ public final class StorageEngine implements Storage {
     this.picker = new CompactionPicker(options.l0Trigger(), options.levelBaseBytes());
     this.rewriter =
         new CompactionRewriter(
-            readers, new SstOutput(store, SstWriterOptions.DEFAULT, ids::next, options.targetFileBytes()));
+            readers,
+            new SstOutput(store, SstWriterOptions.DEFAULT, ids::next, options.targetFileBytes()));
     versions.addListener(this::onVersion);
     metrics.onVersion(versions.current());
   }
 
-  /** Opens (or creates) the store in {@code store}: recovers the last committed version and vacuums orphans. */
+  /**
+   * Opens (or creates) the store in {@code store}: recovers the last committed version and vacuums
+   * orphans.
+   */
   public static StorageEngine open(ObjectStore store, StorageOptions options) {
     try {
       StorageEngine e = new StorageEngine(store, options);
       e.vacuum();
       return e;
     } catch (IOException e) {
-      throw new StorageException(StorageException.Reason.OBJECT_STORE, "cannot open state store in " + store.describe(), e);
+      throw new StorageException(
+          StorageException.Reason.OBJECT_STORE,
+          "cannot open state store in " + store.describe(),
+          e);
     }
   }
 
@@ -135,7 +143,8 @@ public final class StorageEngine implements Storage {
 
   private void checkOpen() {
     if (closed) {
-      throw new StorageException(StorageException.Reason.CLOSED, "state store in " + store.describe() + " is closed");
+      throw new StorageException(
+          StorageException.Reason.CLOSED, "state store in " + store.describe() + " is closed");
     }
   }
 
@@ -165,7 +174,10 @@ public final class StorageEngine implements Storage {
             metrics.syncDuration.observe((options.clock().nanoTime() - t0) / 1e9);
             return r;
           } catch (IOException e) {
-            throw new StorageException(StorageException.Reason.OBJECT_STORE, "sync of epoch " + Epochs.format(epoch) + " failed", e);
+            throw new StorageException(
+                StorageException.Reason.OBJECT_STORE,
+                "sync of epoch " + Epochs.format(epoch) + " failed",
+                e);
           }
         },
         uploadPool);
@@ -196,8 +208,13 @@ public final class StorageEngine implements Storage {
       pin.close();
       throw new StorageException(
           StorageException.Reason.EPOCH_OUT_OF_RANGE,
-          "read at epoch " + Epochs.format(epoch) + " outside [safe " + Epochs.format(v.safeEpoch())
-              + ", committed " + Epochs.format(v.maxCommittedEpoch()) + "]");
+          "read at epoch "
+              + Epochs.format(epoch)
+              + " outside [safe "
+              + Epochs.format(v.safeEpoch())
+              + ", committed "
+              + Epochs.format(v.maxCommittedEpoch())
+              + "]");
     }
     return pin;
   }
@@ -214,7 +231,8 @@ public final class StorageEngine implements Storage {
   public StateIterator iter(KeyRange range, long epoch) {
     VersionPins.Pin pin = pinCommitted(epoch);
     try {
-      List<EntryIterator> sources = VersionReads.sources(pin.version(), readers, range, Epochs.visibleUpTo(epoch));
+      List<EntryIterator> sources =
+          VersionReads.sources(pin.version(), readers, range, Epochs.visibleUpTo(epoch));
       return new MvccIterator(new MergeIterator(sources), Epochs.visibleUpTo(epoch), pin::close);
     } catch (RuntimeException e) {
       pin.close();
@@ -267,12 +285,14 @@ public final class StorageEngine implements Storage {
       return f.get();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new StorageException(StorageException.Reason.CLOSED, "interrupted waiting for the version thread", e);
+      throw new StorageException(
+          StorageException.Reason.CLOSED, "interrupted waiting for the version thread", e);
     } catch (ExecutionException e) {
       if (e.getCause() instanceof RuntimeException re) {
         throw re;
       }
-      throw new StorageException(StorageException.Reason.OBJECT_STORE, "version change failed", e.getCause());
+      throw new StorageException(
+          StorageException.Reason.OBJECT_STORE, "version change failed", e.getCause());
     }
   }
 
@@ -286,19 +306,27 @@ public final class StorageEngine implements Storage {
 
   @Override
   public void registerChangeLog(int tableId, long fromEpoch) {
-    onVersionThread(() -> {
-      if (fromEpoch < versions.current().safeEpoch()) {
-        throw new StorageException(
-            StorageException.Reason.EPOCH_OUT_OF_RANGE,
-            "change log of table " + tableId + " from " + Epochs.format(fromEpoch) + " below the safe epoch");
-      }
-      return versions.setChangeLog(tableId, fromEpoch);
-    });
+    onVersionThread(
+        () -> {
+          if (fromEpoch < versions.current().safeEpoch()) {
+            throw new StorageException(
+                StorageException.Reason.EPOCH_OUT_OF_RANGE,
+                "change log of table "
+                    + tableId
+                    + " from "
+                    + Epochs.format(fromEpoch)
+                    + " below the safe epoch");
+          }
+          return versions.setChangeLog(tableId, fromEpoch);
+        });
   }
 
   @Override
   public void releaseChangeLog(int tableId, long epoch) {
-    onVersionThread(() -> versions.setChangeLog(tableId, epoch < 0 ? dev.tideway.storage.version.VersionDelta.RELEASED : epoch));
+    onVersionThread(
+        () ->
+            versions.setChangeLog(
+                tableId, epoch < 0 ? dev.tideway.storage.version.VersionDelta.RELEASED : epoch));
   }
 
   private long safeEpochForCompaction() {
@@ -319,7 +347,8 @@ public final class StorageEngine implements Storage {
         runCompaction(t.get());
       }
     } catch (RuntimeException e) {
-      // A failed compaction changes nothing; its files are vacuumed and it is retried after the next commit.
+      // A failed compaction changes nothing; its files are vacuumed and it is retried after the
+      // next commit.
     } finally {
       compactionLock.unlock();
     }
@@ -331,7 +360,8 @@ public final class StorageEngine implements Storage {
     compactionLock.lock();
     try {
       if (full) {
-        CompactionPicker.full(versions.current(), safeEpochForCompaction()).ifPresent(this::runCompaction);
+        CompactionPicker.full(versions.current(), safeEpochForCompaction())
+            .ifPresent(this::runCompaction);
         return;
       }
       Optional<CompactionTask> t;

@@ -38,7 +38,10 @@ public record Entry(byte[] key, long epoch, boolean delete, byte[] value) {
 
   @Override
   public String toString() {
-    return (delete ? "DEL " : "PUT ") + Keys.hex(key) + "@" + Epochs.format(epoch)
+    return (delete ? "DEL " : "PUT ")
+        + Keys.hex(key)
+        + "@"
+        + Epochs.format(epoch)
         + (delete ? "" : "=" + Keys.hex(value));
   }
 }

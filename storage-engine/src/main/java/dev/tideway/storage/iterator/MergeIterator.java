@@ -9,8 +9,8 @@ import java.util.PriorityQueue;
 /**
  * Merges sorted sources into one stream in storage order (key asc, epoch desc). Sources may hold
  * the same (key, epoch): an SST that was synced and then committed is read both from the shared
- * buffer and from the version for a moment; such duplicates carry the same content and are
- * emitted once. Confined to one thread.
+ * buffer and from the version for a moment; such duplicates carry the same content and are emitted
+ * once. Confined to one thread.
  */
 public final class MergeIterator implements EntryIterator {
   private final PriorityQueue<EntryIterator> heap =
@@ -31,6 +31,9 @@ public final class MergeIterator implements EntryIterator {
 
   @Override
   public boolean next() throws IOException {
+    if (all.size() == 1) {
+      return nextSingle();
+    }
     if (!started) {
       started = true;
       for (EntryIterator it : pending) {
@@ -59,6 +62,19 @@ public final class MergeIterator implements EntryIterator {
       value = top.value();
       return true;
     }
+  }
+
+  /** One source: no heap and no duplicates to skip. */
+  private boolean nextSingle() throws IOException {
+    EntryIterator only = all.get(0);
+    if (!only.next()) {
+      return false;
+    }
+    key = only.key();
+    epoch = only.epoch();
+    delete = only.isDelete();
+    value = only.value();
+    return true;
   }
 
   @Override

@@ -8,10 +8,11 @@ import dev.tideway.storage.iterator.ListEntryIterator;
 import java.util.List;
 
 /**
- * A sealed memtable in the shared buffer: one table, one (sub-)epoch, entries sorted by key with
- * at most one entry per key, and the writers' live-row delta. Immutable.
+ * A sealed memtable in the shared buffer: one table, one (sub-)epoch, entries sorted by key with at
+ * most one entry per key, and the writers' live-row delta. Immutable.
  */
-public record ImmutableMemtable(int tableId, long epoch, List<Entry> entries, long liveDelta, long bytes) {
+public record ImmutableMemtable(
+    int tableId, long epoch, List<Entry> entries, long liveDelta, long bytes) {
   public ImmutableMemtable {
     entries = List.copyOf(entries);
   }
@@ -27,7 +28,9 @@ public record ImmutableMemtable(int tableId, long epoch, List<Entry> entries, lo
 
   public Entry get(byte[] key) {
     int i = lowerBound(key);
-    return i < entries.size() && Keys.compare(entries.get(i).key(), key) == 0 ? entries.get(i) : null;
+    return i < entries.size() && Keys.compare(entries.get(i).key(), key) == 0
+        ? entries.get(i)
+        : null;
   }
 
   private int lowerBound(byte[] key) {

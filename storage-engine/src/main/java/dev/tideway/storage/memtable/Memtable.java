@@ -35,7 +35,10 @@ public final class Memtable {
         tableId);
     Entry e = new Entry(key, epoch, delete, delete ? Entry.EMPTY : value);
     Entry old = map.put(key, e);
-    bytes += e.key().length + e.value().length + (old == null ? ENTRY_OVERHEAD : -old.value().length - old.key().length);
+    bytes +=
+        e.key().length
+            + e.value().length
+            + (old == null ? ENTRY_OVERHEAD : -old.value().length - old.key().length);
     this.liveDelta += liveDelta;
   }
 

@@ -41,7 +41,8 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class SharedBuffer {
   public static final String FP_SPILL = FailPoints.declare("storage.spill.before-upload");
-  public static final String FP_SYNC_BEFORE_UPLOAD = FailPoints.declare("storage.sync.before-upload");
+  public static final String FP_SYNC_BEFORE_UPLOAD =
+      FailPoints.declare("storage.sync.before-upload");
   public static final String FP_SYNC_AFTER_UPLOAD = FailPoints.declare("storage.sync.after-upload");
 
   /** One element of the buffer. */
@@ -54,7 +55,8 @@ public final class SharedBuffer {
    * An SST holding sealed writes: {@code stats} is its stats delta (rows + live deltas); {@code
    * synced} once a sync returned it.
    */
-  public record Staged(SstInfo sst, Map<Integer, TableStats> stats, boolean synced) implements Item {}
+  public record Staged(SstInfo sst, Map<Integer, TableStats> stats, boolean synced)
+      implements Item {}
 
   private final SstOutput output;
   private final SstReaders readers;
@@ -62,16 +64,28 @@ public final class SharedBuffer {
   private final ExecutorService uploadPool;
   private final long spillBytes;
   private final ReentrantLock lock = new ReentrantLock();
+
+  /**
+   * Held for the whole of a spill or a sync, so that they never write the same sealed memtables
+   * twice (which would duplicate rows and double-count stats). Lock order: uploadLock, then lock.
+   */
+  private final ReentrantLock uploadLock = new ReentrantLock();
+
   private final Condition memoryFreed = lock.newCondition();
   private volatile List<Item> items = List.of();
   private long immBytes;
   private long syncedEpoch = Long.MIN_VALUE;
   private CompletableFuture<Void> spill = CompletableFuture.completedFuture(null);
+
   /** True from the start of a spill until its last replace; guarded by {@link #lock}. */
   private boolean spilling;
 
   public SharedBuffer(
-      SstOutput output, SstReaders readers, ExecutorService uploadPool, SstIds ids, long spillBytes) {
+      SstOutput output,
+      SstReaders readers,
+      ExecutorService uploadPool,
+      SstIds ids,
+      long spillBytes) {
     this.output = output;
     this.readers = readers;
     this.ids = ids;
@@ -92,15 +106,22 @@ public final class SharedBuffer {
     }
   }
 
-  /** Adds a sealed memtable; may start a spill and may block while memory is over twice the limit. */
+  /**
+   * Adds a sealed memtable; may start a spill and may block while memory is over twice the limit.
+   */
   public void add(ImmutableMemtable mem) {
     lock.lock();
     try {
       if (mem.epoch() <= syncedEpoch) {
         throw new StorageException(
             StorageException.Reason.PROTOCOL,
-            "table " + mem.tableId() + " sealed epoch " + Epochs.format(mem.epoch())
-                + " after epoch " + Epochs.format(syncedEpoch) + " was synced");
+            "table "
+                + mem.tableId()
+                + " sealed epoch "
+                + Epochs.format(mem.epoch())
+                + " after epoch "
+                + Epochs.format(syncedEpoch)
+                + " was synced");
       }
       items = append(items, new Imm(mem));
       immBytes += mem.bytes();
@@ -125,11 +146,14 @@ public final class SharedBuffer {
 
   /** Spills every in-memory sealed memtable, one SST per base epoch. Runs on the upload pool. */
   private void spillAll() {
+    uploadLock.lock();
     try (SstIds.Guard g = ids.begin()) {
       TreeMap<Long, List<ImmutableMemtable>> byEpoch = new TreeMap<>();
       for (Item i : items) {
         if (i instanceof Imm imm) {
-          byEpoch.computeIfAbsent(Epochs.base(imm.mem().epoch()), e -> new ArrayList<>()).add(imm.mem());
+          byEpoch
+              .computeIfAbsent(Epochs.base(imm.mem().epoch()), e -> new ArrayList<>())
+              .add(imm.mem());
         }
       }
       for (List<ImmutableMemtable> group : byEpoch.values()) {
@@ -140,6 +164,7 @@ public final class SharedBuffer {
     } catch (IOException | RuntimeException e) {
       // Spill failed: the data stays in memory and the next sync writes it (or reports the error).
     } finally {
+      uploadLock.unlock();
       lock.lock();
       try {
         spilling = false;
@@ -165,7 +190,9 @@ public final class SharedBuffer {
     if (!ssts.isEmpty()) {
       stats = TableStats.sum(live, ssts.get(0).tableStats());
     }
-    return ssts.isEmpty() ? new Staged(null, stats, synced) : new Staged(ssts.get(0), stats, synced);
+    return ssts.isEmpty()
+        ? new Staged(null, stats, synced)
+        : new Staged(ssts.get(0), stats, synced);
   }
 
   /** Swaps the given memtables for one staged SST. */
@@ -202,11 +229,20 @@ public final class SharedBuffer {
   }
 
   /**
-   * Makes every write sealed at or before {@code epoch} durable and returns it (with spilled SSTs of
-   * those epochs) exactly once. Runs on the caller's thread; the engine calls it on the upload pool.
+   * Makes every write sealed at or before {@code epoch} durable and returns it (with spilled SSTs
+   * of those epochs) exactly once. Runs on the caller's thread; the engine calls it on the upload
+   * pool.
    */
   public SyncResult sync(long epoch) throws IOException {
-    spill.join();
+    uploadLock.lock();
+    try {
+      return syncLocked(epoch);
+    } finally {
+      uploadLock.unlock();
+    }
+  }
+
+  private SyncResult syncLocked(long epoch) throws IOException {
     long upTo = Epochs.visibleUpTo(epoch);
     List<ImmutableMemtable> mems = new ArrayList<>();
     lock.lock();
@@ -239,7 +275,9 @@ public final class SharedBuffer {
       Map<Integer, TableStats> stats = new HashMap<>();
       List<Item> out = new ArrayList<>();
       for (Item i : items) {
-        if (i instanceof Staged s && !s.synced() && (s.sst() == null || s.sst().maxEpoch() <= upTo)) {
+        if (i instanceof Staged s
+            && !s.synced()
+            && (s.sst() == null || s.sst().maxEpoch() <= upTo)) {
           if (s.sst() != null) {
             ssts.add(s.sst());
             out.add(new Staged(s.sst(), s.stats(), true));
@@ -314,7 +352,9 @@ public final class SharedBuffer {
         if (imm.mem().epoch() <= maxEpoch) {
           out.add(imm.mem().iterator(range));
         }
-      } else if (i instanceof Staged s && s.sst() != null && s.sst().overlaps(range)
+      } else if (i instanceof Staged s
+          && s.sst() != null
+          && s.sst().overlaps(range)
           && s.sst().minEpoch() <= maxEpoch) {
         out.add(readers.get(s.sst()).iterator(range));
       }
@@ -331,7 +371,8 @@ public final class SharedBuffer {
         if (imm.mem().epoch() <= maxEpoch && (best == null || imm.mem().epoch() > best.epoch())) {
           e = imm.mem().get(key);
         }
-      } else if (i instanceof Staged s && s.sst() != null
+      } else if (i instanceof Staged s
+          && s.sst() != null
           && (best == null || s.sst().maxEpoch() > best.epoch())) {
         e = readers.get(s.sst()).get(key, maxEpoch);
       }

@@ -25,29 +25,53 @@ public final class StorageMetrics implements AutoCloseable {
 
   public StorageMetrics(PrometheusRegistry registry, BlockCache cache) {
     this.registry = registry;
-    syncBytes = Counter.builder().name("tideway_storage_sync_bytes").help("Bytes of SSTs written by sync").register(registry);
-    syncRows = Counter.builder().name("tideway_storage_sync_rows").help("Rows written by sync").register(registry);
+    syncBytes =
+        Counter.builder()
+            .name("tideway_storage_sync_bytes")
+            .help("Bytes of SSTs written by sync")
+            .register(registry);
+    syncRows =
+        Counter.builder()
+            .name("tideway_storage_sync_rows")
+            .help("Rows written by sync")
+            .register(registry);
     syncDuration =
-        Histogram.builder().name("tideway_storage_sync_duration_seconds").help("Duration of sync(epoch)").register(registry);
+        Histogram.builder()
+            .name("tideway_storage_sync_duration_seconds")
+            .help("Duration of sync(epoch)")
+            .register(registry);
     sstCount =
-        Gauge.builder().name("tideway_storage_sst_count").help("SSTs per level of the current version").labelNames("level").register(registry);
+        Gauge.builder()
+            .name("tideway_storage_sst_count")
+            .help("SSTs per level of the current version")
+            .labelNames("level")
+            .register(registry);
     compactionReadBytes =
-        Counter.builder().name("tideway_storage_compaction_read_bytes").help("SST bytes read by compaction").register(registry);
+        Counter.builder()
+            .name("tideway_storage_compaction_read_bytes")
+            .help("SST bytes read by compaction")
+            .register(registry);
     compactionWriteBytes =
-        Counter.builder().name("tideway_storage_compaction_write_bytes").help("SST bytes written by compaction").register(registry);
+        Counter.builder()
+            .name("tideway_storage_compaction_write_bytes")
+            .help("SST bytes written by compaction")
+            .register(registry);
     compactionDroppedKeys =
-        Counter.builder().name("tideway_storage_compaction_dropped_keys").help("Key versions dropped by compaction").register(registry);
+        Counter.builder()
+            .name("tideway_storage_compaction_dropped_keys")
+            .help("Key versions dropped by compaction")
+            .register(registry);
     hitRatio =
         GaugeWithCallback.builder()
-        .name("tideway_storage_block_cache_hit_ratio")
-        .help("Block cache hits / lookups since start")
-        .callback(
-            cb -> {
-              long h = cache.hits();
-              long total = h + cache.misses();
-              cb.call(total == 0 ? 0 : (double) h / total);
-            })
-        .register(registry);
+            .name("tideway_storage_block_cache_hit_ratio")
+            .help("Block cache hits / lookups since start")
+            .callback(
+                cb -> {
+                  long h = cache.hits();
+                  long total = h + cache.misses();
+                  cb.call(total == 0 ? 0 : (double) h / total);
+                })
+            .register(registry);
   }
 
   /** Unregisters every metric (the engine is closing; a reopened one registers again). */
@@ -55,14 +79,21 @@ public final class StorageMetrics implements AutoCloseable {
   public void close() {
     for (io.prometheus.metrics.model.registry.Collector c :
         java.util.List.<io.prometheus.metrics.model.registry.Collector>of(
-            syncBytes, syncRows, syncDuration, sstCount, compactionReadBytes, compactionWriteBytes,
-            compactionDroppedKeys, hitRatio)) {
+            syncBytes,
+            syncRows,
+            syncDuration,
+            sstCount,
+            compactionReadBytes,
+            compactionWriteBytes,
+            compactionDroppedKeys,
+            hitRatio)) {
       registry.unregister(c);
     }
   }
 
   /** Updates the per-level gauges after a version change. */
   public void onVersion(Version v) {
-    v.sstCountPerLevel().forEach((level, n) -> sstCount.labelValues(Integer.toString(level)).set(n));
+    v.sstCountPerLevel()
+        .forEach((level, n) -> sstCount.labelValues(Integer.toString(level)).set(n));
   }
 }

@@ -8,8 +8,8 @@ import java.util.List;
  * separated paths. This is the SPI an S3 or HDFS implementation fills later; {@link
  * LocalFsObjectStore} is the default and {@link InMemoryObjectStore} serves tests.
  *
- * <p>Contract: an object becomes visible only when its {@link ObjectWriter#commit()} returns, and it
- * is then complete and durable (a reader never sees a half-written object); objects are never
+ * <p>Contract: an object becomes visible only when its {@link ObjectWriter#commit()} returns, and
+ * it is then complete and durable (a reader never sees a half-written object); objects are never
  * modified after commit, only deleted. Implementations are thread-safe.
  */
 public interface ObjectStore extends AutoCloseable {

@@ -98,7 +98,8 @@ public final class Block {
       valueOffsets = new int[rows + 1];
     }
 
-    public void add(byte[] k, int kOff, int kLen, long epoch, boolean delete, byte[] v, int vOff, int vLen) {
+    public void add(
+        byte[] k, int kOff, int kLen, long epoch, boolean delete, byte[] v, int vOff, int vLen) {
       if (size == epochs.length) {
         int n = size * 2;
         keyOffsets = Arrays.copyOf(keyOffsets, n + 1);

@@ -9,8 +9,8 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * The decoded-block LRU shared by every SST reader of a node, bounded by {@link Block#heapBytes()}.
  * Thread-safe: one lock guards the LRU map (held only for map operations, never during I/O; two
- * threads missing the same block both load it, and the second insert wins). Counts hits and
- * misses for the cache hit ratio metric.
+ * threads missing the same block both load it, and the second insert wins). Counts hits and misses
+ * for the cache hit ratio metric.
  */
 public final class BlockCache {
   private record Key(long sst, int block) {}

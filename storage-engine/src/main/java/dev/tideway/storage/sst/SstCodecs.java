@@ -10,10 +10,10 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.xerial.snappy.Snappy;
 
 /**
- * Parquet compression without Hadoop codec classes: ZSTD (level 3), SNAPPY and UNCOMPRESSED.
- * ZSTD contexts are reused per thread: a native context per page costs a quarter to a third of
- * write throughput with small pages. A compressor or decompressor handed out is used by one reader
- * or writer at a time; the thread-local contexts are never shared across threads.
+ * Parquet compression without Hadoop codec classes: ZSTD (level 3), SNAPPY and UNCOMPRESSED. ZSTD
+ * contexts are reused per thread: a native context per page costs a quarter to a third of write
+ * throughput with small pages. A compressor or decompressor handed out is used by one reader or
+ * writer at a time; the thread-local contexts are never shared across threads.
  */
 public final class SstCodecs implements CompressionCodecFactory {
   public static final SstCodecs INSTANCE = new SstCodecs();

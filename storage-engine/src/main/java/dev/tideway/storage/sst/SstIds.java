@@ -4,9 +4,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Allocates SST ids and tells vacuum which unreferenced ids are safe to delete: every write
- * (spill, sync, compaction) runs inside a {@link Guard}, and an id allocated at or after the start
- * of a running guard may belong to a file still being written or not yet handed to a version.
+ * Allocates SST ids and tells vacuum which unreferenced ids are safe to delete: every write (spill,
+ * sync, compaction) runs inside a {@link Guard}, and an id allocated at or after the start of a
+ * running guard may belong to a file still being written or not yet handed to a version.
  * Thread-safe.
  */
 public final class SstIds {

@@ -20,7 +20,8 @@ public final class SstOutput {
   private final LongSupplier ids;
   private final long targetFileBytes;
 
-  public SstOutput(ObjectStore store, SstWriterOptions options, LongSupplier ids, long targetFileBytes) {
+  public SstOutput(
+      ObjectStore store, SstWriterOptions options, LongSupplier ids, long targetFileBytes) {
     this.store = store;
     this.options = options;
     this.ids = ids;
@@ -34,7 +35,10 @@ public final class SstOutput {
     try {
       while (it.next()) {
         byte[] k = it.key();
-        if (w != null && w.writtenBytes() >= targetFileBytes && !Arrays.equals(k, lastKey)) {
+        if (w != null
+            && targetFileBytes != Long.MAX_VALUE
+            && w.writtenBytes() >= targetFileBytes
+            && !Arrays.equals(k, lastKey)) {
           out.add(w.finish());
           w = null;
         }

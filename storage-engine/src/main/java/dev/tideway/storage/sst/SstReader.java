@@ -40,14 +40,13 @@ import org.apache.parquet.io.api.PrimitiveConverter;
 /**
  * Reads one SST. {@link #open} verifies the file before anything is served: size and whole-file
  * CRC32C against the {@link SstInfo}, then the footer (format version, table ids, key bounds); page
- * CRCs are verified on every page read, and a full scan re-checks the footer's row checksum.
- * Any mismatch is a {@link StorageException} with reason CORRUPTED naming the file: never wrong
- * data.
+ * CRCs are verified on every page read, and a full scan re-checks the footer's row checksum. Any
+ * mismatch is a {@link StorageException} with reason CORRUPTED naming the file: never wrong data.
  *
- * <p>Overview: at open the key column's page index (max key and row span of every page) and the
- * key bloom filter of every row group are loaded into memory. A get checks the key bounds, the
- * bloom filter, binary-searches the page and reads that page's 256-row block through the shared
- * {@link BlockCache}. Scans read whole row groups and decode rows lazily with column readers.
+ * <p>Overview: at open the key column's page index (max key and row span of every page) and the key
+ * bloom filter of every row group are loaded into memory. A get checks the key bounds, the bloom
+ * filter, binary-searches the page and reads that page's 256-row block through the shared {@link
+ * BlockCache}. Scans read whole row groups and decode rows lazily with column readers.
  *
  * <p>Thread-safe: the underlying {@link ParquetFileReader} holds one stream and is used under
  * {@link #readLock} only for the read call; decoding happens outside the lock.
@@ -66,6 +65,7 @@ public final class SstReader implements AutoCloseable {
   private final List<BlockMetaData> rowGroups;
   private final BloomFilter[] bloom;
   private final OffsetIndex[] offsetIndex;
+
   /** rgFirstPage[rg] = global index of the rg's first page; one extra entry at the end. */
   private final int[] rgFirstPage;
 
@@ -127,7 +127,11 @@ public final class SstReader implements AutoCloseable {
       if (len != info.fileSize()) {
         throw new StorageException(
             StorageException.Reason.CORRUPTED,
-            "SST file " + info.objectPath() + " is corrupted: " + len + " bytes, expected "
+            "SST file "
+                + info.objectPath()
+                + " is corrupted: "
+                + len
+                + " bytes, expected "
                 + info.fileSize());
       }
       if (verifyFileChecksum) {
@@ -177,11 +181,13 @@ public final class SstReader implements AutoCloseable {
   private void verifyFooter(Map<String, String> meta) {
     String v = meta.get(SstFormat.META_FORMAT_VERSION);
     if (v == null || Integer.parseInt(v) != SstFormat.FORMAT_VERSION) {
-      throw corrupted("format version " + v + ", this reader reads " + SstFormat.FORMAT_VERSION, null);
+      throw corrupted(
+          "format version " + v + ", this reader reads " + SstFormat.FORMAT_VERSION, null);
     }
     String tables = meta.get(SstFormat.META_TABLE_IDS);
     String expected =
-        String.join(",", info.tableStats().keySet().stream().sorted().map(String::valueOf).toList());
+        String.join(
+            ",", info.tableStats().keySet().stream().sorted().map(String::valueOf).toList());
     if (!expected.equals(tables)) {
       throw corrupted("table ids [" + tables + "], expected [" + expected + "]", null);
     }
@@ -191,7 +197,8 @@ public final class SstReader implements AutoCloseable {
     }
     long rows = Long.parseLong(meta.get(SstFormat.META_ROW_COUNT));
     if (rows != info.rowCount() || reader.getRecordCount() != rows) {
-      throw corrupted("row count " + reader.getRecordCount() + ", expected " + info.rowCount(), null);
+      throw corrupted(
+          "row count " + reader.getRecordCount() + ", expected " + info.rowCount(), null);
     }
   }
 
@@ -211,8 +218,8 @@ public final class SstReader implements AutoCloseable {
   }
 
   /**
-   * The newest version of {@code key} with epoch at most {@code maxEpoch} (a tombstone included), or
-   * null.
+   * The newest version of {@code key} with epoch at most {@code maxEpoch} (a tombstone included),
+   * or null.
    */
   public Entry get(byte[] key, long maxEpoch) {
     if (Keys.compare(key, info.minKey()) < 0 || Keys.compare(key, info.maxKey()) > 0) {
@@ -380,6 +387,11 @@ public final class SstReader implements AutoCloseable {
   private final class Scan implements EntryIterator {
     private final KeyRange range;
     private final boolean full;
+
+    /** Whether rows may still lie before the range start / the end must still be checked. */
+    private boolean checkStart;
+
+    private final boolean checkEnd;
     private final CRC32C crc = new CRC32C();
     private final ByteBuffer scratch = ByteBuffer.allocate(12);
     private int nextPage;
@@ -395,6 +407,8 @@ public final class SstReader implements AutoCloseable {
     Scan(KeyRange range) {
       this.range = range;
       this.full = range.start() == null && range.end() == null;
+      this.checkStart = range.start() != null && Keys.compare(info.minKey(), range.start()) < 0;
+      this.checkEnd = range.end() != null && Keys.compare(info.maxKey(), range.end()) >= 0;
       if (!range.overlaps(info.minKey(), info.maxKey())) {
         done = true;
       } else {
@@ -441,10 +455,13 @@ public final class SstReader implements AutoCloseable {
             SstWriter.rowsCrc(crc, scratch, key, epoch, delete, value);
             return true;
           }
-          if (range.start() != null && Keys.compare(key, range.start()) < 0) {
-            continue;
+          if (checkStart) {
+            if (Keys.compare(key, range.start()) < 0) {
+              continue;
+            }
+            checkStart = false;
           }
-          if (range.isAfter(key)) {
+          if (checkEnd && range.isAfter(key)) {
             done = true;
             return false;
           }

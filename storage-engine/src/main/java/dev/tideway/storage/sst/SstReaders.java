@@ -26,7 +26,8 @@ public final class SstReaders implements AutoCloseable {
     if (r != null) {
       return r;
     }
-    return readers.computeIfAbsent(info.id(), id -> SstReader.open(store, info, cache, verifyFileChecksum));
+    return readers.computeIfAbsent(
+        info.id(), id -> SstReader.open(store, info, cache, verifyFileChecksum));
   }
 
   public BlockCache cache() {

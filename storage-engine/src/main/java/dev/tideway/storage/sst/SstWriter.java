@@ -67,7 +67,8 @@ public final class SstWriter implements AutoCloseable {
   }
 
   /** Starts SST {@code id}; {@code expectedRows} sizes the bloom filter. */
-  public static SstWriter create(long id, ObjectStore store, SstWriterOptions o, long expectedRows) {
+  public static SstWriter create(
+      long id, ObjectStore store, SstWriterOptions o, long expectedRows) {
     try {
       return new SstWriter(id, store, o, expectedRows);
     } catch (IOException e) {

@@ -11,8 +11,8 @@ import java.util.Iterator;
 import java.util.NoSuchElementException;
 
 /**
- * The typed state of one executor: rows of a table keyed by their pk, stored under {@code
- * table_id | vnode(pk) | memcomparable(pk)} with the whole row as value. Writes go to a {@link
+ * The typed state of one executor: rows of a table keyed by their pk, stored under {@code table_id
+ * | vnode(pk) | memcomparable(pk)} with the whole row as value. Writes go to a {@link
  * LocalStateStore}; {@link #commit(long)} seals the epoch at each barrier. Reads see this writer's
  * uncommitted writes. {@link #insert}/{@link #delete}/{@link #update} tell storage the live-row
  * delta (+1/-1/0), which makes the table's {@code liveRowCount} exact.
@@ -93,8 +93,14 @@ public final class StateTable implements AutoCloseable {
 
   /** Rows of one vnode with pk in {@code [startPk, endPk)}; a null bound is open. */
   public CloseableRows iterRange(int vnode, Row startPk, Row endPk) {
-    byte[] lo = startPk == null ? Keys.vnodePrefix(tableId, vnode) : Keys.key(tableId, vnode, codecs.pk().encode(startPk));
-    byte[] hi = endPk == null ? Keys.prefixEnd(Keys.vnodePrefix(tableId, vnode)) : Keys.key(tableId, vnode, codecs.pk().encode(endPk));
+    byte[] lo =
+        startPk == null
+            ? Keys.vnodePrefix(tableId, vnode)
+            : Keys.key(tableId, vnode, codecs.pk().encode(startPk));
+    byte[] hi =
+        endPk == null
+            ? Keys.prefixEnd(Keys.vnodePrefix(tableId, vnode))
+            : Keys.key(tableId, vnode, codecs.pk().encode(endPk));
     return new CloseableRows(local.iter(KeyRange.of(lo, hi)), codecs);
   }
 
@@ -104,8 +110,8 @@ public final class StateTable implements AutoCloseable {
   }
 
   /**
-   * Seals the current epoch at a barrier {@code {curr: nextEpoch, prev: epoch()}}: its writes go
-   * to the shared buffer and later writes belong to {@code nextEpoch}.
+   * Seals the current epoch at a barrier {@code {curr: nextEpoch, prev: epoch()}}: its writes go to
+   * the shared buffer and later writes belong to {@code nextEpoch}.
    */
   public void commit(long nextEpoch) {
     local.sealCurrentEpoch(nextEpoch);
@@ -123,7 +129,8 @@ public final class StateTable implements AutoCloseable {
   }
 
   /** Committed rows of a table at {@code epoch} (batch reads), all vnodes. */
-  public static CloseableRows readCommitted(StateStore store, int tableId, RowCodecs codecs, long epoch) {
+  public static CloseableRows readCommitted(
+      StateStore store, int tableId, RowCodecs codecs, long epoch) {
     return new CloseableRows(store.iter(KeyRange.table(tableId), epoch), codecs);
   }
 

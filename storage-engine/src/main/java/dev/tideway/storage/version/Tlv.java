@@ -66,7 +66,8 @@ final class Tlv {
       tag = buf.getInt();
       int len = buf.getInt();
       if (len < 0 || len > buf.remaining()) {
-        throw new IllegalStateException("field " + tag + " of length " + len + " overruns " + buf.remaining());
+        throw new IllegalStateException(
+            "field " + tag + " of length " + len + " overruns " + buf.remaining());
       }
       payload = buf.slice();
       payload.limit(len);

@@ -35,7 +35,8 @@ public record Version(
     changeLogs = Map.copyOf(changeLogs);
     Checks.checkState(levels.size() == MAX_LEVELS, "version %s has %s levels", id, levels.size());
     for (int i = 0; i < levels.size(); i++) {
-      Checks.checkState(levels.get(i).index() == i, "version %s: level %s at %s", id, levels.get(i).index(), i);
+      Checks.checkState(
+          levels.get(i).index() == i, "version %s: level %s at %s", id, levels.get(i).index(), i);
       levels.get(i).validate();
     }
   }
@@ -78,7 +79,14 @@ public record Version(
 
   @Override
   public String toString() {
-    return "Version#" + id + "{committed=" + maxCommittedEpoch + ", safe=" + safeEpoch + ", ssts="
-        + sstCountPerLevel() + "}";
+    return "Version#"
+        + id
+        + "{committed="
+        + maxCommittedEpoch
+        + ", safe="
+        + safeEpoch
+        + ", ssts="
+        + sstCountPerLevel()
+        + "}";
   }
 }

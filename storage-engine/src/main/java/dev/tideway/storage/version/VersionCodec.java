@@ -14,8 +14,8 @@ import java.util.zip.CRC32C;
 /**
  * The persisted form of {@link Version} (checkpoints) and {@link VersionDelta} (the delta log):
  * {@code magic (4) | format version (4) | TLV fields | CRC32C (4)}. Field tags are constants below
- * and are never reused; unknown tags are skipped. Version {@value #FORMAT_VERSION}. A golden file of
- * each released format lives in the test resources and must keep decoding.
+ * and are never reused; unknown tags are skipped. Version {@value #FORMAT_VERSION}. A golden file
+ * of each released format lives in the test resources and must keep decoding.
  */
 public final class VersionCodec {
   public static final int FORMAT_VERSION = 1;
@@ -66,7 +66,9 @@ public final class VersionCodec {
       w.nested(V_LEVEL, lw);
     }
     v.tableStats().forEach((t, s) -> w.field(V_STATS, stats(t, s)));
-    v.changeLogs().forEach((t, e) -> w.field(V_CHANGE_LOG, ByteBuffer.allocate(12).putInt(t).putLong(e).array()));
+    v.changeLogs()
+        .forEach(
+            (t, e) -> w.field(V_CHANGE_LOG, ByteBuffer.allocate(12).putInt(t).putLong(e).array()));
     w.i64(V_MAX_SST_ID, v.maxSstId());
     return frame(MAGIC_VERSION, w.toByteArray());
   }
@@ -116,7 +118,8 @@ public final class VersionCodec {
     }
     d.statsDelta().forEach((t, s) -> w.field(D_STATS, stats(t, s)));
     d.changeLogChanges()
-        .forEach((t, e) -> w.field(D_CHANGE_LOG, ByteBuffer.allocate(12).putInt(t).putLong(e).array()));
+        .forEach(
+            (t, e) -> w.field(D_CHANGE_LOG, ByteBuffer.allocate(12).putInt(t).putLong(e).array()));
     w.i64(D_MAX_SST_ID, d.maxSstId());
     return frame(MAGIC_DELTA, w.toByteArray());
   }
@@ -166,28 +169,37 @@ public final class VersionCodec {
 
   private static Tlv.Reader unframe(int magic, byte[] bytes, String what) {
     if (bytes.length < 12) {
-      throw new StorageException(StorageException.Reason.CORRUPTED, what + " is truncated: " + bytes.length + " bytes");
+      throw new StorageException(
+          StorageException.Reason.CORRUPTED, what + " is truncated: " + bytes.length + " bytes");
     }
     ByteBuffer b = ByteBuffer.wrap(bytes);
     CRC32C crc = new CRC32C();
     crc.update(bytes, 0, bytes.length - 4);
     if ((int) crc.getValue() != b.getInt(bytes.length - 4)) {
-      throw new StorageException(StorageException.Reason.CORRUPTED, what + " is corrupted: checksum mismatch");
+      throw new StorageException(
+          StorageException.Reason.CORRUPTED, what + " is corrupted: checksum mismatch");
     }
     if (b.getInt() != magic) {
-      throw new StorageException(StorageException.Reason.CORRUPTED, what + " has a wrong magic number");
+      throw new StorageException(
+          StorageException.Reason.CORRUPTED, what + " has a wrong magic number");
     }
     int format = b.getInt();
     if (format > FORMAT_VERSION) {
       throw new StorageException(
-          StorageException.Reason.CORRUPTED, what + " has format " + format + ", newer than " + FORMAT_VERSION);
+          StorageException.Reason.CORRUPTED,
+          what + " has format " + format + ", newer than " + FORMAT_VERSION);
     }
     return new Tlv.Reader(ByteBuffer.wrap(bytes, 8, bytes.length - 12).slice());
   }
 
   private static byte[] stats(int table, TableStats s) {
-    return ByteBuffer.allocate(36).putInt(table).putLong(s.totalKeyCount()).putLong(s.totalKeyBytes())
-        .putLong(s.totalValueBytes()).putLong(s.liveRowCount()).array();
+    return ByteBuffer.allocate(36)
+        .putInt(table)
+        .putLong(s.totalKeyCount())
+        .putLong(s.totalKeyBytes())
+        .putLong(s.totalValueBytes())
+        .putLong(s.liveRowCount())
+        .array();
   }
 
   private static void readStats(byte[] bytes, Map<Integer, TableStats> into) {

@@ -15,8 +15,8 @@ import java.util.Set;
 /**
  * The change from version {@code id - 1} to version {@code id}: one per commit and one per
  * compaction (and one per change-log registration or release). Pure data; {@link #apply} makes the
- * next version and checks every invariant it relies on (the removed SSTs exist, the epoch rises, the
- * sorted runs stay disjoint).
+ * next version and checks every invariant it relies on (the removed SSTs exist, the epoch rises,
+ * the sorted runs stay disjoint).
  */
 public record VersionDelta(
     long id,
@@ -73,7 +73,11 @@ public record VersionDelta(
     Checks.checkState(
         maxCommittedEpoch >= v.maxCommittedEpoch() && safeEpoch >= v.safeEpoch(),
         "delta %s moves epochs back: committed %s -> %s, safe %s -> %s",
-        id, v.maxCommittedEpoch(), maxCommittedEpoch, v.safeEpoch(), safeEpoch);
+        id,
+        v.maxCommittedEpoch(),
+        maxCommittedEpoch,
+        v.safeEpoch(),
+        safeEpoch);
     List<List<SstInfo>> levels = new ArrayList<>();
     v.levels().forEach(l -> levels.add(new ArrayList<>(l.ssts())));
     for (LevelChange c : changes) {
@@ -84,7 +88,10 @@ public record VersionDelta(
       Checks.checkState(
           before - l.size() == removed.size(),
           "delta %s removes SSTs %s from L%s of version %s, not all present",
-          id, c.removed(), c.level(), v.id());
+          id,
+          c.removed(),
+          c.level(),
+          v.id());
       if (c.level() == 0) {
         l.addAll(0, c.added());
       } else {

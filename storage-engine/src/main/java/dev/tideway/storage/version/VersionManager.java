@@ -22,12 +22,13 @@ import java.util.function.Consumer;
  * storage-version} thread); {@link #current()} may be read from any thread.
  *
  * <p>WARNING: if persisting a delta fails ambiguously (the store may or may not hold it), do not
- * clean up: the manager re-reads the delta log; if the delta is there, the change is committed
- * and published; if not, it is not. If even that fails, the manager refuses every further change
+ * clean up: the manager re-reads the delta log; if the delta is there, the change is committed and
+ * published; if not, it is not. If even that fails, the manager refuses every further change
  * ({@link StorageException.Reason#OBJECT_STORE}) until reopened from the store.
  */
 public final class VersionManager {
-  public static final String FP_BEFORE_PERSIST = FailPoints.declare("version.commit.before-persist");
+  public static final String FP_BEFORE_PERSIST =
+      FailPoints.declare("version.commit.before-persist");
   public static final String FP_AFTER_PERSIST = FailPoints.declare("version.commit.after-persist");
 
   private final VersionStore store;
@@ -72,22 +73,33 @@ public final class VersionManager {
     long maxId = v.maxSstId();
     for (SstInfo s : ssts) {
       Checks.checkArgument(
-          s.maxEpoch() <= Epochs.visibleUpTo(epoch) && s.minEpoch() > Epochs.visibleUpTo(v.maxCommittedEpoch()),
+          s.maxEpoch() <= Epochs.visibleUpTo(epoch)
+              && s.minEpoch() > Epochs.visibleUpTo(v.maxCommittedEpoch()),
           "commit of epoch %s: %s holds epochs outside (%s, %s]",
-          epoch, s, v.maxCommittedEpoch(), epoch);
+          epoch,
+          s,
+          v.maxCommittedEpoch(),
+          epoch);
       maxId = Math.max(maxId, s.id());
     }
     List<VersionDelta.LevelChange> changes =
-        ssts.isEmpty() ? List.of() : List.of(new VersionDelta.LevelChange(0, List.of(), sortedNewestFirst(ssts)));
+        ssts.isEmpty()
+            ? List.of()
+            : List.of(new VersionDelta.LevelChange(0, List.of(), sortedNewestFirst(ssts)));
     return apply(
         new VersionDelta(
-            v.id() + 1, VersionDelta.Kind.COMMIT, epoch, v.safeEpoch(), changes, statsDelta, Map.of(), maxId));
+            v.id() + 1,
+            VersionDelta.Kind.COMMIT,
+            epoch,
+            v.safeEpoch(),
+            changes,
+            statsDelta,
+            Map.of(),
+            maxId));
   }
 
   private static List<SstInfo> sortedNewestFirst(List<SstInfo> ssts) {
-    return ssts.stream()
-        .sorted((a, b) -> Long.compare(b.maxEpoch(), a.maxEpoch()))
-        .toList();
+    return ssts.stream().sorted((a, b) -> Long.compare(b.maxEpoch(), a.maxEpoch())).toList();
   }
 
   /** Applies a compaction: removes its inputs, adds its outputs, subtracts what it dropped. */

@@ -17,8 +17,10 @@ import java.util.List;
 public final class VersionStore {
   public static final String DELTA_PREFIX = "version/delta/";
   public static final String CHECKPOINT_PREFIX = "version/checkpoint/";
-  public static final String FP_BEFORE_CHECKPOINT = FailPoints.declare("version.checkpoint.before-write");
-  public static final String FP_AFTER_CHECKPOINT = FailPoints.declare("version.checkpoint.after-write");
+  public static final String FP_BEFORE_CHECKPOINT =
+      FailPoints.declare("version.checkpoint.before-write");
+  public static final String FP_AFTER_CHECKPOINT =
+      FailPoints.declare("version.checkpoint.after-write");
 
   private final ObjectStore store;
   private final int checkpointEvery;

@@ -42,7 +42,9 @@ class FaultTest {
   }
 
   static StorageOptions options() {
-    return StorageOptions.defaults().withCompaction(false, 2, 1 << 20, 1 << 20).withCheckpointEvery(3);
+    return StorageOptions.defaults()
+        .withCompaction(false, 2, 1 << 20, 1 << 20)
+        .withCheckpointEvery(3);
   }
 
   static byte[] key(long pk) {
@@ -108,8 +110,12 @@ class FaultTest {
       assertThat(reopened.committedEpoch()).isEqualTo(Epochs.of(3));
       assertThat(scan(reopened)).hasSize(200);
     }
-    assertThat(committed || point.startsWith("compaction") || point.startsWith("version.checkpoint")
-            || reopened.committedEpoch() == committedBefore || point.equals("version.commit.after-persist"))
+    assertThat(
+            committed
+                || point.startsWith("compaction")
+                || point.startsWith("version.checkpoint")
+                || reopened.committedEpoch() == committedBefore
+                || point.equals("version.commit.after-persist"))
         .isTrue();
     // Every SST object left is referenced by the version: orphans were vacuumed at open.
     assertThat(objects.list("sst/").stream().map(SstInfo::idOfPath).sorted().toList())
@@ -165,8 +171,11 @@ class FaultTest {
   static {
     // Touch the classes declaring the fail points so their names are registered.
     String[] declared = {
-      SharedBuffer.FP_SYNC_BEFORE_UPLOAD, SstWriter.FP_BEFORE_COMMIT, VersionManager.FP_BEFORE_PERSIST,
-      VersionStore.FP_BEFORE_CHECKPOINT, CompactionRewriter.FP_BEFORE_WRITE
+      SharedBuffer.FP_SYNC_BEFORE_UPLOAD,
+      SstWriter.FP_BEFORE_COMMIT,
+      VersionManager.FP_BEFORE_PERSIST,
+      VersionStore.FP_BEFORE_CHECKPOINT,
+      CompactionRewriter.FP_BEFORE_WRITE
     };
   }
 }

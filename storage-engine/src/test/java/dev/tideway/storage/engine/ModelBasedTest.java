@@ -28,7 +28,11 @@ class ModelBasedTest {
       check.run(steps);
     } catch (Throwable t) {
       throw new AssertionError(
-          "model check failed; replay with -Dtideway.seed=" + rnd.seed() + "\nlast steps:\n" + check.trace(), t);
+          "model check failed; replay with -Dtideway.seed="
+              + rnd.seed()
+              + "\nlast steps:\n"
+              + check.trace(),
+          t);
     }
   }
 
@@ -39,7 +43,8 @@ class ModelBasedTest {
   @Test
   void inMemoryStoreMatchesModel() throws Exception {
     for (long seed = 1; seed <= 3; seed++) {
-      runSeed(seed, 400, rnd -> new ModelCheck(rnd, new InMemoryObjectStore(), smallOptions(), 300));
+      runSeed(
+          seed, 400, rnd -> new ModelCheck(rnd, new InMemoryObjectStore(), smallOptions(), 300));
     }
   }
 

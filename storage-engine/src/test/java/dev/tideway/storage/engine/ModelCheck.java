@@ -24,9 +24,9 @@ import java.util.TreeMap;
 
 /**
  * A model-based run: random writes, seals, syncs, commits, compactions, pinned reads, reads at
- * random committed epochs and reopens, checking after every step that the store equals an
- * in-memory sorted-map model and that the table stats match a scan of every file. Deterministic for
- * a seed (compaction runs inline, never in the background).
+ * random committed epochs and reopens, checking after every step that the store equals an in-memory
+ * sorted-map model and that the table stats match a scan of every file. Deterministic for a seed
+ * (compaction runs inline, never in the background).
  */
 final class ModelCheck {
   static final int[] TABLES = {1, 2};
@@ -37,10 +37,13 @@ final class ModelCheck {
   private final int keySpace;
   private StorageEngine engine;
   private final Map<Integer, LocalStateStore> locals = new HashMap<>();
+
   /** The writers' view: every write so far (committed or not). */
   private TreeMap<byte[], byte[]> latest = new TreeMap<>(Keys.ORDER);
+
   /** State at each sealed epoch. */
   private final TreeMap<Long, TreeMap<byte[], byte[]>> sealed = new TreeMap<>();
+
   private long epochCounter = 1;
   private long committed;
   private final List<Pinned> pinned = new ArrayList<>();
@@ -160,11 +163,12 @@ final class ModelCheck {
 
   private static Map<String, String> asMap(Map<byte[], byte[]> m, int table) {
     Map<String, String> out = new TreeMap<>();
-    m.forEach((k, v) -> {
-      if (table < 0 || Keys.tableId(k) == table) {
-        out.put(Keys.hex(k), Keys.hex(v));
-      }
-    });
+    m.forEach(
+        (k, v) -> {
+          if (table < 0 || Keys.tableId(k) == table) {
+            out.put(Keys.hex(k), Keys.hex(v));
+          }
+        });
     return out;
   }
 
@@ -199,17 +203,20 @@ final class ModelCheck {
         .isEqualTo(asMap(model, table));
     for (int i = 0; i < 20; i++) {
       byte[] k = randomKey();
-      assertThat(engine.get(k, epoch)).as("get %s at %s", Keys.hex(k), Epochs.format(epoch)).isEqualTo(model.get(k));
+      assertThat(engine.get(k, epoch))
+          .as("get %s at %s", Keys.hex(k), Epochs.format(epoch))
+          .isEqualTo(model.get(k));
     }
     byte[] a = randomKey();
     byte[] b = randomKey();
     KeyRange r = Keys.compare(a, b) <= 0 ? KeyRange.of(a, b) : KeyRange.of(b, a);
     Map<byte[], byte[]> sub = new TreeMap<>(Keys.ORDER);
-    model.forEach((k, v) -> {
-      if (r.contains(k)) {
-        sub.put(k, v);
-      }
-    });
+    model.forEach(
+        (k, v) -> {
+          if (r.contains(k)) {
+            sub.put(k, v);
+          }
+        });
     assertThat(drain(engine.iter(r, epoch))).as("range scan %s", r).isEqualTo(asMap(sub, -1));
   }
 
@@ -222,7 +229,9 @@ final class ModelCheck {
     }
     for (int i = 0; i < 20; i++) {
       byte[] k = randomKey();
-      assertThat(locals.get(Keys.tableId(k)).get(k)).as("writer get %s", Keys.hex(k)).isEqualTo(latest.get(k));
+      assertThat(locals.get(Keys.tableId(k)).get(k))
+          .as("writer get %s", Keys.hex(k))
+          .isEqualTo(latest.get(k));
     }
   }
 
@@ -239,7 +248,8 @@ final class ModelCheck {
   private void closePinned() {
     for (Pinned p : pinned) {
       log("check pinned at " + Epochs.format(p.epoch()));
-      assertThat(drain(p.it())).as("pinned scan at %s", Epochs.format(p.epoch()))
+      assertThat(drain(p.it()))
+          .as("pinned scan at %s", Epochs.format(p.epoch()))
           .isEqualTo(asMap(modelAt(p.epoch()), p.table()));
     }
     pinned.clear();
@@ -263,7 +273,10 @@ final class ModelCheck {
     for (SstInfo s : v.allSsts()) {
       try (EntryIterator it = engine.readers().get(s).iterator(KeyRange.ALL)) {
         while (it.next()) {
-          TableStats.addInto(scanned, Keys.tableId(it.key()), TableStats.ofEntry(it.key().length, it.value().length));
+          TableStats.addInto(
+              scanned,
+              Keys.tableId(it.key()),
+              TableStats.ofEntry(it.key().length, it.value().length));
         }
       } catch (Exception e) {
         throw new AssertionError(e);
@@ -274,16 +287,20 @@ final class ModelCheck {
       TableStats s = v.stats(t);
       TableStats f = scanned.getOrDefault(t, TableStats.ZERO);
       long live = model.keySet().stream().filter(k -> Keys.tableId(k) == t).count();
-      assertThat(new TableStats(s.totalKeyCount(), s.totalKeyBytes(), s.totalValueBytes(), s.liveRowCount()))
+      assertThat(
+              new TableStats(
+                  s.totalKeyCount(), s.totalKeyBytes(), s.totalValueBytes(), s.liveRowCount()))
           .as("stats of table %s in %s", t, v)
-          .isEqualTo(new TableStats(f.totalKeyCount(), f.totalKeyBytes(), f.totalValueBytes(), live));
+          .isEqualTo(
+              new TableStats(f.totalKeyCount(), f.totalKeyBytes(), f.totalValueBytes(), live));
     }
   }
 
   private void checkFullyCompactedStatsAreExact() {
     var v = engine.version();
     for (int t : TABLES) {
-      assertThat(v.stats(t).totalKeyCount()).as("key count of table %s after a full compaction", t)
+      assertThat(v.stats(t).totalKeyCount())
+          .as("key count of table %s after a full compaction", t)
           .isEqualTo(v.stats(t).liveRowCount());
     }
   }

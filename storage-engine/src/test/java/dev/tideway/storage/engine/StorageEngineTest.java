@@ -29,7 +29,8 @@ class StorageEngineTest {
 
   @Test
   void nothingIsVisibleToCommittedReadsBeforeCommitEpoch() throws Exception {
-    try (StorageEngine s = StorageEngine.open(new InMemoryObjectStore(), StorageOptions.defaults())) {
+    try (StorageEngine s =
+        StorageEngine.open(new InMemoryObjectStore(), StorageOptions.defaults())) {
       LocalStateStore l = s.newLocal(5);
       l.init(Epochs.of(1));
       l.insert(key(0, 1), "a".getBytes());
@@ -62,7 +63,8 @@ class StorageEngineTest {
         if (i % 2000 == 1999) {
           l.sealCurrentEpoch(Epochs.of(2 + i / 2000));
         }
-        assertThat(s.sharedBuffer().immBytes()).isLessThanOrEqualTo(2 * (64 << 10) + (16 << 10) + 4096);
+        assertThat(s.sharedBuffer().immBytes())
+            .isLessThanOrEqualTo(2 * (64 << 10) + (16 << 10) + 4096);
       }
       assertThat(maxSubEpoch).as("a long epoch moved on to sub-epochs").isPositive();
       long last = Epochs.physicalMillis(l.epoch());
@@ -97,7 +99,8 @@ class StorageEngineTest {
       syncCommit(s, 2);
       s.compactNow(true);
       List<LogEntry> log = s.iterLog(5, null, Epochs.of(1), Epochs.of(2));
-      assertThat(log).extracting(LogEntry::epoch, LogEntry::kind)
+      assertThat(log)
+          .extracting(LogEntry::epoch, LogEntry::kind)
           .containsExactly(
               org.assertj.core.groups.Tuple.tuple(Epochs.of(1), LogEntry.Kind.INSERT),
               org.assertj.core.groups.Tuple.tuple(Epochs.of(1), LogEntry.Kind.INSERT),
@@ -107,7 +110,8 @@ class StorageEngineTest {
       assertThat(log.get(3).oldValue()).isEqualTo("b".getBytes());
       BitSet vnode1 = new BitSet();
       vnode1.set(1);
-      assertThat(s.iterLog(5, vnode1, Epochs.of(2), Epochs.of(2))).extracting(LogEntry::kind)
+      assertThat(s.iterLog(5, vnode1, Epochs.of(2), Epochs.of(2)))
+          .extracting(LogEntry::kind)
           .containsExactly(LogEntry.Kind.DELETE);
       s.releaseChangeLog(5, -1);
       s.compactNow(true);

@@ -28,7 +28,9 @@ public final class FailingObjectStore implements ObjectStore {
     DELETE
   }
 
-  /** Fails the {@code nth} (1-based; 0 = every) call of {@code op} on paths under {@code prefix}. */
+  /**
+   * Fails the {@code nth} (1-based; 0 = every) call of {@code op} on paths under {@code prefix}.
+   */
   public record Rule(Operation op, String prefix, long nth, AtomicLong seen) {
     public Rule(Operation op, String prefix, long nth) {
       this(op, prefix, nth, new AtomicLong());

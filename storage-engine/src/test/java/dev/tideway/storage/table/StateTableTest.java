@@ -2,6 +2,7 @@ package dev.tideway.storage.table;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tideway.common.key.OrderType;
 import dev.tideway.common.row.Row;
 import dev.tideway.common.types.DataType;
 import dev.tideway.common.types.Field;
@@ -17,8 +18,11 @@ import org.junit.jupiter.api.Test;
 
 class StateTableTest {
   static final Schema SCHEMA =
-      Schema.of(Field.of("id", DataType.BIGINT), Field.of("name", DataType.VARCHAR), Field.of("n", DataType.INT));
-  static final RowCodecs CODECS = BasicCodecs.of(SCHEMA, new int[] {0}, 4);
+      Schema.of(
+          Field.of("id", DataType.BIGINT),
+          Field.of("name", DataType.VARCHAR),
+          Field.of("n", DataType.INT));
+  static final RowCodecs CODECS = RowCodecs.ascending(SCHEMA, new int[] {0});
 
   static List<Row> drain(StateTable.CloseableRows rows) {
     List<Row> out = new ArrayList<>();
@@ -46,11 +50,13 @@ class StateTableTest {
       store.commitEpoch(Epochs.of(2), r.ssts(), r.statsDelta());
 
       assertThat(drain(StateTable.readCommitted(store, 7, CODECS, Epochs.of(1))))
-          .containsExactlyInAnyOrder(Row.of(1L, "a", 10), Row.of(2L, "b", 20), Row.of(-5L, null, 30));
+          .containsExactlyInAnyOrder(
+              Row.of(1L, "a", 10), Row.of(2L, "b", 20), Row.of(-5L, null, 30));
       assertThat(drain(StateTable.readCommitted(store, 7, CODECS, Epochs.of(2))))
           .containsExactlyInAnyOrder(Row.of(2L, "bb", 21), Row.of(-5L, null, 30));
       assertThat(store.tableStats().get(7).liveRowCount()).isEqualTo(2);
-      assertThat(store.tableStats().get(7).totalKeyCount()).isEqualTo(5); // 3 inserts, 1 update, 1 tombstone
+      assertThat(store.tableStats().get(7).totalKeyCount())
+          .isEqualTo(5); // 3 inserts, 1 update, 1 tombstone
       assertThat(drain(t.iterAll())).hasSize(2);
       t.close();
     }
@@ -58,8 +64,13 @@ class StateTableTest {
 
   @Test
   void prefixAndRangeScansFollowPkOrderWithinAVnode() {
-    Schema s = Schema.of(Field.of("g", DataType.INT), Field.of("k", DataType.BIGINT), Field.of("v", DataType.VARCHAR));
-    RowCodecs codecs = new RowCodecs(BasicCodecs.of(s, new int[] {0, 1}, 1).pk(), BasicCodecs.of(s, new int[] {0, 1}, 1).value(), pk -> 0);
+    Schema s =
+        Schema.of(
+            Field.of("g", DataType.INT),
+            Field.of("k", DataType.BIGINT),
+            Field.of("v", DataType.VARCHAR));
+    RowCodecs codecs =
+        RowCodecs.of(s, new int[] {0, 1}, List.of(OrderType.ASC, OrderType.ASC), new int[0]);
     try (Storage store = StateStores.open("memory://", StorageOptions.defaults())) {
       StateTable t = StateTable.open(store, 3, new int[] {0, 1}, codecs);
       t.init(Epochs.of(1));
@@ -70,7 +81,10 @@ class StateTableTest {
       }
       assertThat(drain(t.iter(0, Row.of(1))).stream().map(r -> r.get(2)).toList())
           .containsExactly("1:-2", "1:-1", "1:0", "1:1", "1:2");
-      assertThat(drain(t.iterRange(0, Row.of(1, 0L), Row.of(2, -1L))).stream().map(r -> r.get(2)).toList())
+      assertThat(
+              drain(t.iterRange(0, Row.of(1, 0L), Row.of(2, -1L))).stream()
+                  .map(r -> r.get(2))
+                  .toList())
           .containsExactly("1:0", "1:1", "1:2", "2:-2");
     }
   }

@@ -1,0 +1,2 @@
+/** The storage benchmark run by tideway bench storage. */
+package dev.tideway.storage.bench;

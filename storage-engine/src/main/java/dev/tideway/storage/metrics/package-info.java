@@ -1,0 +1,2 @@
+/** Prometheus metrics of the storage engine. */
+package dev.tideway.storage.metrics;

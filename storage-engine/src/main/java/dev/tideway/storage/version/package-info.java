@@ -1,0 +1,6 @@
+/**
+ * Versions of the LSM (levels, committed and safe epoch, TableStats), deltas, their persisted form
+ * (checkpoint + delta log in the object store), pinning. A version changes only through a
+ * VersionDelta on the version manager's thread.
+ */
+package dev.tideway.storage.version;
