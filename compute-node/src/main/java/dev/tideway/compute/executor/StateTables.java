@@ -7,7 +7,7 @@ import dev.tideway.common.plan.ColumnOrder;
 import dev.tideway.common.plan.TableDesc;
 import dev.tideway.common.row.GrowableBytes;
 import dev.tideway.common.row.Row;
-import dev.tideway.common.row.ValueSerde;
+import dev.tideway.common.value.ValueSerde;
 import dev.tideway.common.types.DataType;
 import dev.tideway.common.vnode.VnodeHasher;
 import dev.tideway.storage.api.StateStore;
