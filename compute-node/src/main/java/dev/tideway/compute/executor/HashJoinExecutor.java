@@ -42,7 +42,10 @@ import java.util.List;
  *
  * <p>Barriers: inputs are pulled alternately; once a side delivers its barrier, only the other is
  * pulled until it delivers the same epoch's; then both tables seal the epoch and the barrier is
- * emitted. The first barrier of each side initialises the tables.
+ * emitted. The first barrier of each side initialises the tables. A null from one side makes the
+ * join try the other; it returns null only when every side it may pull returned null in a row. With
+ * blocking inputs the alternation can wait on a quiet side while the other has data; two inputs fed
+ * by one upstream with bounded channels then need non-blocking inputs from the runtime.
  *
  * <p>State layout per side (the plan's table descs give the table ids): the side's columns then
  * {@code multiplicity bigint}; pk = join key columns, then every column, all ascending.
@@ -142,6 +145,7 @@ public final class HashJoinExecutor implements Executor {
 
   @Override
   public Message next() {
+    int idle = 0;
     while (true) {
       if (left.barrier != null && right.barrier != null) {
         return alignedBarrier();
@@ -151,8 +155,15 @@ public final class HashJoinExecutor implements Executor {
       Side s = pickLeft ? left : right;
       Message m = s.input.next();
       if (m == null) {
-        return null;
+        // nothing from this side: try the other before giving up (an input that polls without
+        // blocking returns null for "nothing now", so one quiet side must not stall the other)
+        int pullable = (left.barrier == null ? 1 : 0) + (right.barrier == null ? 1 : 0);
+        if (++idle >= pullable) {
+          return null;
+        }
+        continue;
       }
+      idle = 0;
       if (m instanceof Barrier b) {
         s.barrier = b;
       } else if (m instanceof Message.Chunk c) {
