@@ -37,7 +37,13 @@ public enum FunctionKind {
   /** {@code tumble_start(ts, size)}: the start of the tumbling window holding {@code ts}. */
   TUMBLE_START(70, 2, 2),
   /** {@code extract(field, ts)}: the first arg is a VARCHAR literal naming the field. */
-  EXTRACT(71, 2, 2);
+  EXTRACT(71, 2, 2),
+  /** {@code substring(s, start [, count])}: 1-based, counted in characters. */
+  SUBSTRING(64, 2, 3),
+  /** {@code s LIKE pattern}: {@code %} any run, {@code _} one character, a backslash escapes. */
+  LIKE(65, 2, 2),
+  /** {@code date_trunc(field, ts)}: the first arg is a VARCHAR literal naming the field. */
+  DATE_TRUNC(72, 2, 2);
 
   private static final FunctionKind[] BY_CODE = new FunctionKind[128];
 

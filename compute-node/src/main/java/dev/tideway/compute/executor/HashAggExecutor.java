@@ -1,0 +1,446 @@
+package dev.tideway.compute.executor;
+
+import dev.tideway.barrier.executor.Executor;
+import dev.tideway.barrier.executor.ExecutorInfo;
+import dev.tideway.barrier.message.Barrier;
+import dev.tideway.barrier.message.BarrierKind;
+import dev.tideway.barrier.message.Message;
+import dev.tideway.barrier.message.Watermark;
+import dev.tideway.common.check.Checks;
+import dev.tideway.common.chunk.Op;
+import dev.tideway.common.chunk.StreamChunk;
+import dev.tideway.common.chunk.StreamChunkBuilder;
+import dev.tideway.common.key.OrderType;
+import dev.tideway.common.plan.AggCall;
+import dev.tideway.common.plan.AggKind;
+import dev.tideway.common.plan.StreamNode;
+import dev.tideway.common.plan.TableDesc;
+import dev.tideway.common.row.Row;
+import dev.tideway.common.types.DataType;
+import dev.tideway.common.types.Field;
+import dev.tideway.common.types.Schema;
+import dev.tideway.common.vnode.VnodeHasher;
+import dev.tideway.storage.api.StateStore;
+import dev.tideway.storage.table.StateTable;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Grouped aggregation (count, count(*), sum, min, max, avg) over a retractable input, emitting its
+ * changes on barriers.
+ *
+ * <p>Overview. Each visible input row updates its group's {@link AggGroup} (row count, one
+ * accumulator per call). MIN and MAX also keep the multiset of their input values in a call state
+ * table ({@code group key, value → multiplicity}, the value ordered ASC for MIN and DESC for MAX),
+ * so when the current extreme is deleted the next barrier re-reads the first value of the group's
+ * prefix. On a barrier every group changed in the epoch writes its state row to the intermediate
+ * state table and emits the difference to what it emitted before: {@code +} for a new group, {@code
+ * -} for a group whose rows are all gone, {@code U-}/{@code U+} for a changed result. Then the
+ * state tables seal the epoch and the barrier follows the changes.
+ *
+ * <p>State layouts (derived here; the plan's {@link TableDesc}s give the table ids):
+ *
+ * <pre>
+ * intermediate: group keys…, row_count bigint, per call: count bigint | sum acc, non_null bigint
+ *               (SUM, AVG) | current value (MIN, MAX);   pk = group keys, distributed by them
+ * call i (MIN/MAX): group keys…, value, multiplicity bigint;   pk = group keys, value
+ * </pre>
+ *
+ * <p>Cache: groups live in an LRU map of at most {@code cacheCapacity} groups between epochs; a
+ * group not in it is loaded from the intermediate table. During an epoch the groups changed in it
+ * are all kept (they are flushed at the barrier), so the bound holds at barriers.
+ *
+ * <p>A global aggregation (no group keys) has one group that always exists: it emits its first row
+ * on the first barrier (count 0, other results NULL), as SQL's {@code SELECT count(*) FROM t}
+ * returns one row for an empty table.
+ *
+ * <p>Confined to the actor thread.
+ */
+public final class HashAggExecutor implements Executor {
+  private final ExecutorInfo info;
+  private final Executor input;
+  private final Schema schema;
+  private final int[] groupKeys;
+  private final List<AggCall> calls;
+  private final DataType[] argTypes;
+  private final DataType[] accTypes;
+  private final StateTable intermediate;
+  private final StateTable[] callTables;
+  private final VnodeHasher groupVnode;
+  private final int cacheCapacity;
+
+  /** Recently used groups, least recent first. */
+  private final LinkedHashMap<Row, AggGroup> cache = new LinkedHashMap<>(16, 0.75f, true);
+
+  /** Groups changed in the current epoch, in first-change order (flushed on the barrier). */
+  private final LinkedHashMap<Row, AggGroup> dirty = new LinkedHashMap<>();
+
+  private boolean started;
+
+  /** The barrier to emit after the changes chunk just returned. */
+  private Barrier pendingBarrier;
+
+  /** The changes to emit after the first barrier (the global group's initial row). */
+  private StreamChunk pendingChunk;
+
+  public HashAggExecutor(
+      ExecutorInfo info,
+      Executor input,
+      StreamNode.HashAgg plan,
+      StateStore store,
+      int cacheCapacity) {
+    Checks.checkArgument(
+        cacheCapacity > 0, "%s: agg cache capacity must be > 0, got %s", info, cacheCapacity);
+    this.info = info;
+    this.input = input;
+    this.cacheCapacity = cacheCapacity;
+    Schema in = input.schema();
+    this.groupKeys = plan.groupKeys().stream().mapToInt(Integer::intValue).toArray();
+    this.calls = plan.aggCalls();
+    this.argTypes = new DataType[calls.size()];
+    this.accTypes = new DataType[calls.size()];
+    this.callTables = new StateTable[calls.size()];
+    List<Field> out = new ArrayList<>();
+    List<DataType> keyTypes = new ArrayList<>();
+    for (int k : groupKeys) {
+      out.add(in.field(k));
+      keyTypes.add(in.type(k));
+    }
+    List<DataType> stateTypes = new ArrayList<>(keyTypes);
+    stateTypes.add(DataType.BIGINT);
+    for (int i = 0; i < calls.size(); i++) {
+      AggCall c = calls.get(i);
+      argTypes[i] = c.args().isEmpty() ? null : in.type(c.args().get(0).index());
+      AggCalls.checkSupported(c, argTypes[i]);
+      accTypes[i] = AggCalls.accumulatorType(c, argTypes[i]);
+      out.add(Field.of(c.kind().name().toLowerCase() + "_" + i, c.returnType()));
+      stateTypes.addAll(callStateTypes(c, i));
+      if (AggCalls.isExtreme(c.kind())) {
+        TableDesc t = plan.callStateTables().get(i);
+        Checks.checkArgument(
+            t != null, "%s: %s call %s needs a call state table for its values", info, c.kind(), i);
+        callTables[i] = openCallTable(store, t.tableId(), keyTypes, c.kind(), argTypes[i]);
+      }
+    }
+    this.schema = new Schema(out);
+    int[] keyPos = range(groupKeys.length);
+    this.intermediate =
+        StateTables.open(
+            store,
+            plan.intermediateStateTable().tableId(),
+            stateTypes,
+            keyPos,
+            Collections.nCopies(keyPos.length, OrderType.ASC),
+            keyPos);
+    this.groupVnode = new VnodeHasher(keyTypes, keyPos);
+  }
+
+  private List<DataType> callStateTypes(AggCall c, int i) {
+    if (AggCalls.isCount(c.kind())) {
+      return List.of(DataType.BIGINT);
+    }
+    if (AggCalls.isSumLike(c.kind())) {
+      return List.of(accTypes[i], DataType.BIGINT);
+    }
+    return List.of(argTypes[i]);
+  }
+
+  private static StateTable openCallTable(
+      StateStore store, int tableId, List<DataType> keyTypes, AggKind kind, DataType valueType) {
+    List<DataType> types = new ArrayList<>(keyTypes);
+    types.add(valueType);
+    types.add(DataType.BIGINT);
+    int[] pk = range(keyTypes.size() + 1);
+    List<OrderType> orders = new ArrayList<>(Collections.nCopies(keyTypes.size(), OrderType.ASC));
+    orders.add(kind == AggKind.MIN ? OrderType.ASC : OrderType.DESC);
+    return StateTables.open(store, tableId, types, pk, orders, range(keyTypes.size()));
+  }
+
+  private static int[] range(int n) {
+    int[] r = new int[n];
+    for (int i = 0; i < n; i++) {
+      r[i] = i;
+    }
+    return r;
+  }
+
+  @Override
+  public Schema schema() {
+    return schema;
+  }
+
+  @Override
+  public ExecutorInfo info() {
+    return info;
+  }
+
+  /** Groups held in memory (for tests of the cache bound). */
+  public int cachedGroups() {
+    return cache.size();
+  }
+
+  @Override
+  public Message next() {
+    if (pendingBarrier != null) {
+      Barrier b = pendingBarrier;
+      pendingBarrier = null;
+      return b;
+    }
+    if (pendingChunk != null) {
+      StreamChunk c = pendingChunk;
+      pendingChunk = null;
+      return Message.of(c);
+    }
+    while (true) {
+      Message m = input.next();
+      if (m == null) {
+        return null;
+      }
+      if (m instanceof Message.Chunk c) {
+        Checks.checkState(started, "%s: chunk before the first barrier", info);
+        apply(c.chunk());
+      } else if (m instanceof Barrier b) {
+        boolean first = !started || b.kind() == BarrierKind.INITIAL;
+        StreamChunk changes = onBarrier(b);
+        if (changes == null) {
+          return b;
+        }
+        if (first) {
+          pendingChunk = changes; // nothing may precede the first barrier
+          return b;
+        }
+        pendingBarrier = b;
+        return Message.of(changes);
+      } else if (m instanceof Watermark) {
+        continue; // results are not monotonic in any input column
+      }
+    }
+  }
+
+  private void apply(StreamChunk chunk) {
+    for (int i = 0; i < chunk.size(); i++) {
+      if (!chunk.isVisible(i)) {
+        continue;
+      }
+      Row row = chunk.row(i);
+      int sign = chunk.op(i).sign();
+      AggGroup g = group(row.project(groupKeys));
+      g.rowCount += sign;
+      Checks.checkState(
+          g.rowCount >= 0, "%s: group %s has %s rows after a delete", info, g.key, g.rowCount);
+      for (int c = 0; c < calls.size(); c++) {
+        applyCall(g, c, row, sign);
+      }
+    }
+  }
+
+  private void applyCall(AggGroup g, int c, Row row, int sign) {
+    AggCall call = calls.get(c);
+    if (call.kind() == AggKind.COUNT_STAR) {
+      g.acc[c] = (Long) g.acc[c] + sign;
+      return;
+    }
+    Object v = row.get(call.args().get(0).index());
+    if (v == null) {
+      return; // every aggregate here ignores NULL inputs
+    }
+    switch (call.kind()) {
+      case COUNT -> g.acc[c] = (Long) g.acc[c] + sign;
+      case SUM, AVG -> {
+        g.acc[c] = AggCalls.add(call, accTypes[c], g.acc[c], v, sign);
+        g.nonNull[c] += sign;
+        Checks.checkState(
+            g.nonNull[c] >= 0, "%s: group %s call %s retracted more than added", info, g.key, c);
+      }
+      default -> applyExtreme(g, c, v, sign);
+    }
+  }
+
+  private void applyExtreme(AggGroup g, int c, Object v, int sign) {
+    StateTable t = callTables[c];
+    Row pk = g.key.concat(Row.of(v));
+    Row old = t.get(pk);
+    long count = old == null ? 0 : (Long) old.get(old.size() - 1);
+    long next = count + sign;
+    Checks.checkState(
+        next >= 0,
+        "%s: group %s deletes value %s of call %s that it does not hold",
+        info,
+        g.key,
+        v,
+        c);
+    Row updated = pk.concat(Row.of(next));
+    if (old == null) {
+      t.insert(updated);
+    } else if (next == 0) {
+      t.delete(old);
+    } else {
+      t.update(old, updated);
+    }
+    AggKind kind = calls.get(c).kind();
+    if (sign > 0) {
+      if (!g.stale[c] && AggCalls.better(kind, argTypes[c], v, g.acc[c])) {
+        g.acc[c] = v;
+      }
+    } else if (next == 0
+        && g.acc[c] != null
+        && dev.tideway.common.types.Datums.compare(argTypes[c], v, g.acc[c]) == 0) {
+      g.stale[c] = true;
+    }
+  }
+
+  /** The group of {@code key}, from the cache, the state table, or new; marked dirty. */
+  private AggGroup group(Row key) {
+    AggGroup g = dirty.get(key);
+    if (g != null) {
+      return g;
+    }
+    g = cache.get(key);
+    if (g == null) {
+      g = load(key);
+      cache.put(key, g);
+    }
+    dirty.put(key, g);
+    return g;
+  }
+
+  private AggGroup load(Row key) {
+    AggGroup g = new AggGroup(key, calls.size());
+    Row state = intermediate.get(key);
+    if (state == null) {
+      for (int c = 0; c < calls.size(); c++) {
+        g.acc[c] = AggCalls.isCount(calls.get(c).kind()) ? 0L : null;
+      }
+      return g;
+    }
+    int p = groupKeys.length;
+    g.rowCount = (Long) state.get(p++);
+    for (int c = 0; c < calls.size(); c++) {
+      AggKind k = calls.get(c).kind();
+      g.acc[c] = state.get(p++);
+      if (AggCalls.isSumLike(k)) {
+        g.nonNull[c] = (Long) state.get(p++);
+      }
+    }
+    g.persisted = true;
+    g.emitted = g.rowCount > 0 || groupKeys.length == 0 ? output(g) : null;
+    return g;
+  }
+
+  private Row output(AggGroup g) {
+    Object[] out = new Object[groupKeys.length + calls.size()];
+    for (int k = 0; k < groupKeys.length; k++) {
+      out[k] = g.key.get(k);
+    }
+    for (int c = 0; c < calls.size(); c++) {
+      AggCall call = calls.get(c);
+      Object v = g.acc[c];
+      out[groupKeys.length + c] =
+          AggCalls.isSumLike(call.kind()) ? AggCalls.result(call, v, g.nonNull[c]) : v;
+    }
+    return Row.wrap(out);
+  }
+
+  private Row stateRow(AggGroup g) {
+    List<Object> s = new ArrayList<>(g.key.toList());
+    s.add(g.rowCount);
+    for (int c = 0; c < calls.size(); c++) {
+      s.add(g.acc[c]);
+      if (AggCalls.isSumLike(calls.get(c).kind())) {
+        s.add(g.nonNull[c]);
+      }
+    }
+    return Row.of(s);
+  }
+
+  /** Flushes the epoch's changed groups; returns their output changes, or null when none. */
+  private StreamChunk onBarrier(Barrier b) {
+    if (!started || b.kind() == BarrierKind.INITIAL) {
+      initTables(b.curr());
+      started = true;
+      if (groupKeys.length == 0) {
+        group(Row.EMPTY); // the global group exists from the start
+      }
+    }
+    StreamChunkBuilder out = new StreamChunkBuilder(schema.types(), dirty.size() * 2);
+    for (AggGroup g : dirty.values()) {
+      flush(g, out);
+    }
+    dirty.clear();
+    if (b.kind() != BarrierKind.INITIAL && intermediate.epoch() != b.curr()) {
+      commitTables(b);
+    }
+    evict();
+    return out.size() == 0 ? null : out.build();
+  }
+
+  private void flush(AggGroup g, StreamChunkBuilder out) {
+    for (int c = 0; c < calls.size(); c++) {
+      if (g.stale[c]) {
+        g.acc[c] = firstValue(c, g.key);
+        g.stale[c] = false;
+      }
+    }
+    boolean exists = g.rowCount > 0 || groupKeys.length == 0;
+    Row now = exists ? output(g) : null;
+    if (g.emitted == null && now != null) {
+      out.append(Op.INSERT, now);
+    } else if (g.emitted != null && now == null) {
+      out.append(Op.DELETE, g.emitted);
+    } else if (g.emitted != null && !g.emitted.equals(now)) {
+      out.append(Op.UPDATE_DELETE, g.emitted);
+      out.append(Op.UPDATE_INSERT, now);
+    }
+    g.emitted = now;
+    Row state = stateRow(g);
+    if (!exists) {
+      if (g.persisted) {
+        intermediate.delete(intermediate.get(g.key));
+      }
+      g.persisted = false;
+      cache.remove(g.key);
+    } else if (g.persisted) {
+      intermediate.update(intermediate.get(g.key), state);
+    } else {
+      intermediate.insert(state);
+      g.persisted = true;
+    }
+  }
+
+  /** The MIN/MAX of call {@code c} in group {@code key}: the first value of its multiset. */
+  private Object firstValue(int c, Row key) {
+    try (StateTable.CloseableRows rows = callTables[c].iter(groupVnode.vnode(key), key)) {
+      return rows.hasNext() ? rows.next().get(groupKeys.length) : null;
+    }
+  }
+
+  private void initTables(long epoch) {
+    intermediate.init(epoch);
+    for (StateTable t : callTables) {
+      if (t != null) {
+        t.init(epoch);
+      }
+    }
+  }
+
+  private void commitTables(Barrier b) {
+    intermediate.commit(b.curr(), b.prev());
+    for (StateTable t : callTables) {
+      if (t != null) {
+        t.commit(b.curr(), b.prev());
+      }
+    }
+  }
+
+  private void evict() {
+    Iterator<Map.Entry<Row, AggGroup>> it = cache.entrySet().iterator();
+    while (cache.size() > cacheCapacity && it.hasNext()) {
+      it.next();
+      it.remove();
+    }
+  }
+}

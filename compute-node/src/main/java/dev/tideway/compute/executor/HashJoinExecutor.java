@@ -1,0 +1,270 @@
+package dev.tideway.compute.executor;
+
+import dev.tideway.barrier.executor.Executor;
+import dev.tideway.barrier.executor.ExecutorInfo;
+import dev.tideway.barrier.message.Barrier;
+import dev.tideway.barrier.message.BarrierKind;
+import dev.tideway.barrier.message.Message;
+import dev.tideway.common.check.Checks;
+import dev.tideway.common.chunk.BoolVector;
+import dev.tideway.common.chunk.Op;
+import dev.tideway.common.chunk.StreamChunk;
+import dev.tideway.common.chunk.StreamChunkBuilder;
+import dev.tideway.common.key.OrderType;
+import dev.tideway.common.plan.JoinType;
+import dev.tideway.common.plan.StreamNode;
+import dev.tideway.common.row.Row;
+import dev.tideway.common.types.DataType;
+import dev.tideway.common.types.Field;
+import dev.tideway.common.types.Schema;
+import dev.tideway.common.vnode.VnodeHasher;
+import dev.tideway.compute.expr.ExprCompiler;
+import dev.tideway.compute.expr.Expression;
+import dev.tideway.compute.expr.Vectors;
+import dev.tideway.storage.api.StateStore;
+import dev.tideway.storage.table.StateTable;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * Inner equi-join of two streams, with an optional extra condition over the joined row (the
+ * non-equi parts of Nexmark q5 and q7). Output: the left columns, then the right columns.
+ *
+ * <p>Overview: a symmetric hash join. Each side keeps its rows in a state table keyed by (join key,
+ * whole row) with a multiplicity column, distributed by the join key, so the rows matching a key
+ * are one prefix scan of one vnode. A row arriving on one side first updates its own side's table,
+ * then probes the other side's table and emits one joined row per match (times the match's
+ * multiplicity) with its own op, as {@code +} or {@code -}: a pair's two halves may match different
+ * rows, so updates are not kept as {@code U-}/{@code U+}. A row with a NULL join key matches
+ * nothing and is not stored. The condition is evaluated over the joined rows and hides the ones it
+ * rejects.
+ *
+ * <p>Barriers: inputs are pulled alternately; once a side delivers its barrier, only the other is
+ * pulled until it delivers the same epoch's; then both tables seal the epoch and the barrier is
+ * emitted. The first barrier of each side initialises the tables. A null from one side makes the
+ * join try the other; it returns null only when every side it may pull returned null in a row. With
+ * blocking inputs the alternation can wait on a quiet side while the other has data; two inputs fed
+ * by one upstream with bounded channels then need non-blocking inputs from the runtime.
+ *
+ * <p>State layout per side (the plan's table descs give the table ids): the side's columns then
+ * {@code multiplicity bigint}; pk = join key columns, then every column, all ascending.
+ *
+ * <p>Confined to the actor thread.
+ */
+public final class HashJoinExecutor implements Executor {
+  private final ExecutorInfo info;
+  private final Side left;
+  private final Side right;
+  private final Schema schema;
+  private final Expression condition;
+  private boolean started;
+  private int turn;
+
+  /** One input with its keys, state table and the barrier it delivered, if any. */
+  private static final class Side {
+    final Executor input;
+    final int[] keys;
+    final StateTable table;
+    final VnodeHasher keyVnode;
+    final int width;
+    Barrier barrier;
+
+    Side(Executor input, int[] keys, StateTable table, VnodeHasher keyVnode) {
+      this.input = input;
+      this.keys = keys;
+      this.table = table;
+      this.keyVnode = keyVnode;
+      this.width = input.schema().size();
+    }
+  }
+
+  public HashJoinExecutor(
+      ExecutorInfo info,
+      Executor left,
+      Executor right,
+      StreamNode.HashJoin plan,
+      StateStore store) {
+    Checks.checkArgument(
+        plan.joinType() == JoinType.INNER,
+        "%s: only inner joins are supported, got %s",
+        info,
+        plan.joinType());
+    plan.checkSchemas(
+        List.of(left.schema(), right.schema()), concat(left.schema(), right.schema()));
+    this.info = info;
+    int[] lk = plan.leftKeys().stream().mapToInt(Integer::intValue).toArray();
+    int[] rk = plan.rightKeys().stream().mapToInt(Integer::intValue).toArray();
+    this.left = side(left, lk, plan.leftTable().tableId(), store);
+    this.right = side(right, rk, plan.rightTable().tableId(), store);
+    this.schema = concat(left.schema(), right.schema());
+    this.condition =
+        plan.condition().map(c -> ExprCompiler.compile(c, schema.types())).orElse(null);
+  }
+
+  private static Schema concat(Schema a, Schema b) {
+    List<Field> f = new ArrayList<>(a.fields());
+    f.addAll(b.fields());
+    return new Schema(f);
+  }
+
+  private static Side side(Executor input, int[] keys, int tableId, StateStore store) {
+    List<DataType> types = new ArrayList<>(input.schema().types());
+    types.add(DataType.BIGINT);
+    int n = input.schema().size();
+    int[] pk = new int[keys.length + n];
+    System.arraycopy(keys, 0, pk, 0, keys.length);
+    for (int c = 0; c < n; c++) {
+      pk[keys.length + c] = c;
+    }
+    List<DataType> keyTypes = new ArrayList<>();
+    int[] keyPos = new int[keys.length];
+    for (int k = 0; k < keys.length; k++) {
+      keyTypes.add(types.get(keys[k]));
+      keyPos[k] = k;
+    }
+    StateTable t =
+        StateTable.open(
+            store,
+            tableId,
+            pk,
+            StateTables.codecs(
+                tableId, types, pk, Collections.nCopies(pk.length, OrderType.ASC), keys));
+    return new Side(input, keys, t, new VnodeHasher(keyTypes, keyPos));
+  }
+
+  @Override
+  public Schema schema() {
+    return schema;
+  }
+
+  @Override
+  public ExecutorInfo info() {
+    return info;
+  }
+
+  @Override
+  public Message next() {
+    int idle = 0;
+    while (true) {
+      if (left.barrier != null && right.barrier != null) {
+        return alignedBarrier();
+      }
+      boolean pickLeft = left.barrier == null && (right.barrier != null || turn == 0);
+      turn ^= 1;
+      Side s = pickLeft ? left : right;
+      Message m = s.input.next();
+      if (m == null) {
+        // nothing from this side: try the other before giving up (an input that polls without
+        // blocking returns null for "nothing now", so one quiet side must not stall the other)
+        int pullable = (left.barrier == null ? 1 : 0) + (right.barrier == null ? 1 : 0);
+        if (++idle >= pullable) {
+          return null;
+        }
+        continue;
+      }
+      idle = 0;
+      if (m instanceof Barrier b) {
+        s.barrier = b;
+      } else if (m instanceof Message.Chunk c) {
+        Checks.checkState(started, "%s: chunk before the first barrier", info);
+        StreamChunk out = join(c.chunk(), s, pickLeft ? right : left, pickLeft);
+        if (out.cardinality() > 0) {
+          return Message.of(out);
+        }
+      }
+    }
+  }
+
+  private Barrier alignedBarrier() {
+    Barrier b = left.barrier;
+    Checks.checkState(
+        b.epoch().equals(right.barrier.epoch()),
+        "%s: barriers not aligned: left %s, right %s",
+        info,
+        b,
+        right.barrier);
+    left.barrier = null;
+    right.barrier = null;
+    if (!started || b.kind() == BarrierKind.INITIAL) {
+      left.table.init(b.curr());
+      right.table.init(b.curr());
+      started = true;
+    } else {
+      left.table.commit(b.curr(), b.prev());
+      right.table.commit(b.curr(), b.prev());
+    }
+    return b;
+  }
+
+  /** Applies {@code chunk} of side {@code self} and returns its matches against {@code other}. */
+  private StreamChunk join(StreamChunk chunk, Side self, Side other, boolean selfIsLeft) {
+    StreamChunkBuilder out = new StreamChunkBuilder(schema.types(), chunk.cardinality());
+    for (int i = 0; i < chunk.size(); i++) {
+      if (!chunk.isVisible(i)) {
+        continue;
+      }
+      Row row = chunk.row(i);
+      Row key = row.project(self.keys);
+      if (hasNull(key)) {
+        continue; // NULL = x is never true: no match now or later
+      }
+      Op op = chunk.op(i).isInsert() ? Op.INSERT : Op.DELETE;
+      store(self, row, op == Op.INSERT ? 1 : -1);
+      try (StateTable.CloseableRows matches = other.table.iter(other.keyVnode.vnode(key), key)) {
+        while (matches.hasNext()) {
+          Row m = matches.next();
+          long times = (Long) m.get(other.width);
+          Row match = m.project(range(other.width));
+          Row joined = selfIsLeft ? row.concat(match) : match.concat(row);
+          for (long t = 0; t < times; t++) {
+            out.append(op, joined);
+          }
+        }
+      }
+    }
+    StreamChunk joined = out.build();
+    if (condition == null || joined.size() == 0) {
+      return joined;
+    }
+    BoolVector ok = (BoolVector) condition.eval(joined, Vectors.visibleRows(joined));
+    boolean[] keep = new boolean[joined.size()];
+    for (int i = 0; i < keep.length; i++) {
+      keep[i] = !ok.isNull(i) && ok.getBoolean(i);
+    }
+    return joined.withVisibility(keep);
+  }
+
+  private void store(Side s, Row row, int sign) {
+    Row withCount = row.concat(Row.of(0L));
+    Row old = s.table.get(s.table.pkOf(withCount));
+    long count = old == null ? 0 : (Long) old.get(s.width);
+    long next = count + sign;
+    Checks.checkState(next >= 0, "%s: delete of row %s that the join does not hold", info, row);
+    Row updated = row.concat(Row.of(next));
+    if (old == null) {
+      s.table.insert(updated);
+    } else if (next == 0) {
+      s.table.delete(old);
+    } else {
+      s.table.update(old, updated);
+    }
+  }
+
+  private static boolean hasNull(Row key) {
+    for (int i = 0; i < key.size(); i++) {
+      if (key.get(i) == null) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static int[] range(int n) {
+    int[] r = new int[n];
+    for (int i = 0; i < n; i++) {
+      r[i] = i;
+    }
+    return r;
+  }
+}

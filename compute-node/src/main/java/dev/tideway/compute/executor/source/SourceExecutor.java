@@ -1,0 +1,240 @@
+package dev.tideway.compute.executor.source;
+
+import dev.tideway.barrier.executor.Executor;
+import dev.tideway.barrier.executor.ExecutorInfo;
+import dev.tideway.barrier.message.Barrier;
+import dev.tideway.barrier.message.BarrierKind;
+import dev.tideway.barrier.message.Message;
+import dev.tideway.barrier.message.Mutation;
+import dev.tideway.common.check.Checks;
+import dev.tideway.common.time.Clock;
+import dev.tideway.common.types.Schema;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads the splits a source actor owns, between the barriers injected into it.
+ *
+ * <p>Overview: the first pull blocks for the first barrier, then restores each owned split's offset
+ * from the {@link SplitStateStore} (0 for a new split) and emits the barrier. Later pulls emit a
+ * waiting barrier first; otherwise they read up to {@code chunkSize} rows (within the rate limit)
+ * from the next non-exhausted split, round robin. A barrier first persists every split's offset
+ * under the epoch it closes ({@code prev}), so the persisted offsets always describe exactly the
+ * rows emitted before it. When every split is exhausted, or while paused, the source only forwards
+ * barriers.
+ *
+ * <p>Mutations: an {@code Add} naming this actor on the first barrier picks its splits from those
+ * given; {@code Pause}/{@code Resume} stop and restart reading; {@code Throttle} for this actor
+ * changes the rate; a {@code Stop} naming it ends the stream after that barrier.
+ *
+ * <p>States: waiting for the first barrier → reading → stopped. Confined to the actor thread.
+ */
+public final class SourceExecutor implements Executor {
+  /**
+   * @param chunkSize most rows per chunk
+   * @param rowsPerSecond the actor's rate limit, or {@link RateLimiter#UNLIMITED}
+   */
+  public record Options(int chunkSize, long rowsPerSecond) {
+    public Options {
+      Checks.checkArgument(chunkSize > 0, "source chunk size must be > 0, got %s", chunkSize);
+    }
+  }
+
+  /** Where the source is in its life. */
+  private enum Phase {
+    WAITING_FOR_FIRST_BARRIER,
+    READING,
+    STOPPED
+  }
+
+  /** How long one wait for a rate-limit token may block before checking for barriers again. */
+  private static final long MAX_WAIT_NANOS = 10_000_000L;
+
+  private final ExecutorInfo info;
+  private final Schema schema;
+  private final Map<String, SplitReader> available = new LinkedHashMap<>();
+  private final BarrierInbox inbox;
+  private final SplitStateStore state;
+  private final Clock clock;
+  private final int chunkSize;
+  private final RateLimiter limiter;
+
+  /** The owned splits in read order, with their next offsets (parallel lists). */
+  private final List<SplitReader> owned = new ArrayList<>();
+
+  private long[] offsets = new long[0];
+  private int nextSplit;
+  private Phase phase = Phase.WAITING_FOR_FIRST_BARRIER;
+  private boolean paused;
+
+  public SourceExecutor(
+      ExecutorInfo info,
+      List<SplitReader> splits,
+      BarrierInbox inbox,
+      SplitStateStore state,
+      Clock clock,
+      Options options) {
+    Checks.checkArgument(!splits.isEmpty(), "%s: a source needs at least one split", info);
+    this.info = info;
+    this.schema = splits.get(0).schema();
+    for (SplitReader r : splits) {
+      Checks.checkArgument(
+          r.schema().types().equals(schema.types()),
+          "%s: split %s has types %s, expected %s",
+          info,
+          r.splitId(),
+          r.schema().types(),
+          schema.types());
+      Checks.checkArgument(
+          available.put(r.splitId(), r) == null, "%s: split %s given twice", info, r.splitId());
+    }
+    this.inbox = inbox;
+    this.state = state;
+    this.clock = clock;
+    this.chunkSize = options.chunkSize();
+    this.limiter = new RateLimiter(options.rowsPerSecond());
+  }
+
+  @Override
+  public Schema schema() {
+    return schema;
+  }
+
+  @Override
+  public ExecutorInfo info() {
+    return info;
+  }
+
+  /** The next offset of each owned split (for tests and metrics). */
+  public Map<String, Long> offsets() {
+    Map<String, Long> out = new LinkedHashMap<>();
+    for (int i = 0; i < owned.size(); i++) {
+      out.put(owned.get(i).splitId(), offsets[i]);
+    }
+    return out;
+  }
+
+  @Override
+  public Message next() {
+    try {
+      return switch (phase) {
+        case STOPPED -> null;
+        case WAITING_FOR_FIRST_BARRIER -> {
+          Barrier b = inbox.take();
+          yield b == null ? stop() : start(b);
+        }
+        case READING -> read();
+      };
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(info + ": interrupted while waiting for a barrier", e);
+    }
+  }
+
+  private Message read() throws InterruptedException {
+    while (true) {
+      Barrier b = inbox.poll();
+      if (b != null) {
+        return onBarrier(b);
+      }
+      if (paused || allExhausted()) {
+        b = inbox.take();
+        return b == null ? stop() : onBarrier(b);
+      }
+      long permits = limiter.available(clock.nanoTime());
+      if (permits <= 0) {
+        b = inbox.poll(Math.min(MAX_WAIT_NANOS, limiter.nanosUntilAvailable()));
+        if (b != null) {
+          return onBarrier(b);
+        }
+        continue;
+      }
+      Message m = readChunk((int) Math.min(chunkSize, permits));
+      if (m != null) {
+        return m;
+      }
+    }
+  }
+
+  /** Reads from the next non-exhausted split; null when the read produced no row. */
+  private Message readChunk(int maxRows) {
+    for (int tried = 0; tried < owned.size(); tried++) {
+      int s = nextSplit;
+      nextSplit = (nextSplit + 1) % owned.size();
+      SplitReader r = owned.get(s);
+      if (r.isExhausted(offsets[s])) {
+        continue;
+      }
+      SplitReader.Batch batch = r.read(offsets[s], maxRows);
+      Checks.checkState(
+          batch.nextOffset() >= offsets[s],
+          "%s: split %s moved back from offset %s to %s",
+          info,
+          r.splitId(),
+          offsets[s],
+          batch.nextOffset());
+      offsets[s] = batch.nextOffset();
+      int rows = batch.chunk().cardinality();
+      limiter.consume(rows);
+      return rows == 0 ? null : Message.of(batch.chunk());
+    }
+    return null;
+  }
+
+  private boolean allExhausted() {
+    for (int i = 0; i < owned.size(); i++) {
+      if (!owned.get(i).isExhausted(offsets[i])) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private Message start(Barrier first) {
+    List<String> ids = new ArrayList<>(available.keySet());
+    if (first.mutation() instanceof Mutation.Add add && add.splits().containsKey(info.actorId())) {
+      ids = add.splits().get(info.actorId());
+    }
+    offsets = new long[ids.size()];
+    state.init(first.curr());
+    for (String id : ids) {
+      SplitReader r = available.get(id);
+      Checks.checkArgument(r != null, "%s: assigned split %s is not known here", info, id);
+      offsets[owned.size()] = state.restore(id).orElse(0L);
+      owned.add(r);
+    }
+    phase = Phase.READING;
+    return onBarrier(first);
+  }
+
+  private Message onBarrier(Barrier b) {
+    if (b.kind() != BarrierKind.INITIAL) { // an initial barrier closes no epoch of ours
+      for (int i = 0; i < owned.size(); i++) {
+        state.persist(b.prev(), owned.get(i).splitId(), offsets[i]);
+      }
+      state.seal(b.curr(), b.prev());
+    }
+    Mutation m = b.mutation();
+    if (m instanceof Mutation.Pause) {
+      paused = true;
+    } else if (m instanceof Mutation.Resume) {
+      paused = false;
+    } else if (m instanceof Mutation.Throttle t
+        && t.rowsPerSecondByActor().containsKey(info.actorId())) {
+      limiter.setRate(t.rowsPerSecondByActor().get(info.actorId()));
+    } else if (m instanceof Mutation.Add add && add.paused()) {
+      paused = true;
+    }
+    if (b.stops(info.actorId())) {
+      phase = Phase.STOPPED;
+    }
+    return b;
+  }
+
+  private Message stop() {
+    phase = Phase.STOPPED;
+    return null;
+  }
+}

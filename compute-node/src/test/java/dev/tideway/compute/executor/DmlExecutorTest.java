@@ -1,0 +1,127 @@
+package dev.tideway.compute.executor;
+
+import static dev.tideway.compute.testing.Drain.chunk;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tideway.barrier.executor.ExecutorInfo;
+import dev.tideway.common.chunk.Op;
+import dev.tideway.common.chunk.StreamChunk.OpRow;
+import dev.tideway.common.row.Row;
+import dev.tideway.common.types.DataType;
+import dev.tideway.common.vnode.VirtualNode;
+import dev.tideway.common.vnode.VnodeBitmap;
+import dev.tideway.compute.testing.Drain;
+import dev.tideway.compute.testing.MockSource;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class DmlExecutorTest {
+  static final ExecutorInfo INFO = new ExecutorInfo(1, 5, "Dml");
+  static final int TABLE = 7;
+
+  @Test
+  void batchesBecomeChunksAfterTheFirstBarrierInOrder() throws Exception {
+    MockSource barriers = MockSource.of("bigint", "varchar");
+    barriers.pushBarrier(1).pushBarrier(2);
+    DmlChannel channel = new DmlChannel(TABLE, 4);
+    channel.send(
+        DmlBatch.insert(TABLE, List.of(Row.of(1L, "a"), Row.of(2L, "b"), Row.of(3L, "c"))), 0);
+    channel.send(
+        new DmlBatch(
+            TABLE,
+            List.of(
+                new OpRow(Op.UPDATE_DELETE, Row.of(1L, "a")),
+                new OpRow(Op.UPDATE_INSERT, Row.of(1L, "z")),
+                new OpRow(Op.DELETE, Row.of(2L, "b")))),
+        0);
+    DmlExecutor dml = new DmlExecutor(INFO, barriers, channel, new int[] {0}, VnodeBitmap.ALL, 2);
+    assertThat(Drain.pretty(Drain.all(dml)))
+        .containsExactly(
+            "B1",
+            chunk("bigint varchar\n+ 1 a\n+ 2 b"),
+            chunk("bigint varchar\n+ 3 c"),
+            chunk("bigint varchar\nU- 1 a\nU+ 1 z"),
+            chunk("bigint varchar\n- 2 b"),
+            "B2");
+  }
+
+  @Test
+  void anUpdatePairIsNeverCutAcrossChunks() throws Exception {
+    MockSource barriers = MockSource.of("bigint");
+    barriers.pushBarrier(1);
+    DmlChannel channel = new DmlChannel(TABLE, 1);
+    channel.send(
+        new DmlBatch(
+            TABLE,
+            List.of(
+                new OpRow(Op.UPDATE_DELETE, Row.of(1L)), new OpRow(Op.UPDATE_INSERT, Row.of(2L)))),
+        0);
+    DmlExecutor dml = new DmlExecutor(INFO, barriers, channel, new int[] {0}, VnodeBitmap.ALL, 1);
+    assertThat(Drain.pretty(Drain.all(dml))).containsExactly("B1", chunk("bigint\nU- 1\nU+ 2"));
+  }
+
+  @Test
+  void aRowOfAnotherActorsVnodeIsRejected() throws Exception {
+    MockSource barriers = MockSource.of("bigint");
+    barriers.pushBarrier(1);
+    DmlChannel channel = new DmlChannel(TABLE, 1);
+    Row row = Row.of(42L);
+    int vnode = VirtualNode.of(List.of(DataType.BIGINT), row);
+    channel.send(DmlBatch.insert(TABLE, List.of(row)), 0);
+    DmlExecutor dml =
+        new DmlExecutor(
+            INFO,
+            barriers,
+            channel,
+            new int[] {0},
+            VnodeBitmap.ALL.minus(VnodeBitmap.of(vnode)),
+            8);
+    assertThatThrownBy(() -> Drain.all(dml))
+        .hasMessageContaining("hashes to vnode " + vnode + ", which this actor does not own");
+  }
+
+  @Test
+  void theRouterSendsEachRowToItsVnodesOwnerAndSplitsCrossActorUpdates() {
+    List<VnodeBitmap> halves = VnodeBitmap.split(2);
+    int[] owner = new int[VirtualNode.COUNT];
+    for (int v = 0; v < owner.length; v++) {
+      owner[v] = halves.get(0).contains(v) ? 100 : 200;
+    }
+    // find two keys on different actors
+    long a = 0;
+    long b = 1;
+    while (owner[vnodeOf(b)] == owner[vnodeOf(a)]) {
+      b++;
+    }
+    DmlRouter router = new DmlRouter(List.of(DataType.BIGINT), new int[] {0}, owner);
+    Map<Integer, DmlBatch> parts =
+        router.route(
+            new DmlBatch(
+                TABLE,
+                List.of(
+                    new OpRow(Op.INSERT, Row.of(a)),
+                    new OpRow(Op.UPDATE_DELETE, Row.of(a)),
+                    new OpRow(Op.UPDATE_INSERT, Row.of(b)))));
+    int actorA = owner[vnodeOf(a)];
+    int actorB = owner[vnodeOf(b)];
+    assertThat(parts.get(actorA).rows())
+        .containsExactly(new OpRow(Op.INSERT, Row.of(a)), new OpRow(Op.DELETE, Row.of(a)));
+    assertThat(parts.get(actorB).rows()).containsExactly(new OpRow(Op.INSERT, Row.of(b)));
+  }
+
+  private static int vnodeOf(long k) {
+    return VirtualNode.of(List.of(DataType.BIGINT), Row.of(k));
+  }
+
+  @Test
+  void valuesAreInsertedOnceAfterTheFirstBarrier() {
+    MockSource barriers = MockSource.of("bigint");
+    barriers.pushBarrier(1).pushBarrier(2);
+    ValuesExecutor values =
+        new ValuesExecutor(INFO, barriers, barriers.schema(), List.of(Row.of(1L), Row.of(2L)));
+    assertThat(Drain.pretty(Drain.all(values)))
+        .containsExactly("B1", chunk("bigint\n+ 1\n+ 2"), "B2");
+  }
+}

@@ -1,0 +1,173 @@
+package dev.tideway.compute.executor;
+
+import static dev.tideway.compute.testing.Drain.chunk;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tideway.barrier.executor.ExecutorInfo;
+import dev.tideway.barrier.message.Message;
+import dev.tideway.common.chunk.Chunks;
+import dev.tideway.common.plan.AggCall;
+import dev.tideway.common.plan.AggKind;
+import dev.tideway.common.plan.ColumnDesc;
+import dev.tideway.common.plan.ColumnOrder;
+import dev.tideway.common.plan.ExprNode;
+import dev.tideway.common.plan.StreamNode;
+import dev.tideway.common.plan.TableDesc;
+import dev.tideway.common.types.DataType;
+import dev.tideway.compute.testing.Drain;
+import dev.tideway.compute.testing.MockSource;
+import dev.tideway.storage.api.Epochs;
+import dev.tideway.storage.api.StateStores;
+import dev.tideway.storage.api.Storage;
+import dev.tideway.storage.api.StorageOptions;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class HashAggExecutorTest {
+  static final ExecutorInfo INFO = new ExecutorInfo(1, 9, "HashAgg");
+
+  static TableDesc table(int id) {
+    return new TableDesc(
+        id,
+        "t" + id,
+        List.of(new ColumnDesc(0, "k", DataType.BIGINT)),
+        List.of(ColumnOrder.asc(0)),
+        List.of(0),
+        false,
+        false);
+  }
+
+  /** group by $0: count(*), sum($1), min($1), max($1), avg($1). */
+  static StreamNode.HashAgg plan(List<Integer> groupKeys) {
+    ExprNode.InputRef v = new ExprNode.InputRef(1, DataType.BIGINT);
+    return new StreamNode.HashAgg(
+        groupKeys,
+        List.of(
+            AggCall.countStar(),
+            AggCall.of(AggKind.SUM, v, DataType.DECIMAL),
+            AggCall.of(AggKind.MIN, v, DataType.BIGINT),
+            AggCall.of(AggKind.MAX, v, DataType.BIGINT),
+            AggCall.of(AggKind.AVG, v, DataType.DECIMAL)),
+        table(10),
+        Map.of(2, table(11), 3, table(12)));
+  }
+
+  static List<String> run(Storage store, MockSource src, StreamNode.HashAgg plan, int cache) {
+    return Drain.pretty(Drain.all(new HashAggExecutor(INFO, src, plan, store, cache))).stream()
+        .map(
+            s ->
+                s.startsWith("B") ? "B" + Epochs.physicalMillis(Long.parseLong(s.substring(1))) : s)
+        .toList();
+  }
+
+  @Test
+  void emitsGroupChangesOnBarriersAndRetractsMinMaxThroughTheValueMultiset() {
+    try (Storage store = StateStores.open("memory://", StorageOptions.defaults())) {
+      MockSource src = MockSource.of("bigint", "bigint");
+      src.pushBarrier(Epochs.of(1))
+          .pushChunk(
+              """
+              + 1 10
+              + 1 30
+              + 2 5
+              + 1 20
+              + 2 .
+              """)
+          .pushBarrier(Epochs.of(2))
+          .pushChunk(
+              """
+              -  1 10
+              U- 2 5
+              U+ 2 7
+              """)
+          .pushBarrier(Epochs.of(3))
+          .pushChunk(
+              """
+              - 2 7
+              - 2 .
+              + 3 1 D
+              """)
+          .pushBarrier(Epochs.of(4));
+      assertThat(run(store, src, plan(List.of(0)), 100))
+          .containsExactly(
+              "B1",
+              chunk(
+                  """
+                  bigint bigint numeric bigint bigint numeric
+                  + 1 3 60 10 30 20.0000000000000000
+                  + 2 2 5  5  5  5.0000000000000000
+                  """),
+              "B2",
+              chunk(
+                  """
+                  bigint bigint numeric bigint bigint numeric
+                  U- 1 3 60 10 30 20.0000000000000000
+                  U+ 1 2 50 20 30 25.0000000000000000
+                  U- 2 2 5  5  5  5.0000000000000000
+                  U+ 2 2 7  7  7  7.0000000000000000
+                  """),
+              "B3",
+              chunk(
+                  """
+                  bigint bigint numeric bigint bigint numeric
+                  - 2 2 7 7 7 7.0000000000000000
+                  """),
+              "B4");
+    }
+  }
+
+  @Test
+  void aGlobalAggregateHasOneRowFromTheFirstBarrier() {
+    try (Storage store = StateStores.open("memory://", StorageOptions.defaults())) {
+      MockSource src = MockSource.of("bigint", "bigint");
+      src.pushBarrier(Epochs.of(1))
+          .pushBarrier(Epochs.of(2))
+          .pushChunk("+ 1 4")
+          .pushBarrier(Epochs.of(3))
+          .pushChunk("- 1 4")
+          .pushBarrier(Epochs.of(4));
+      StreamNode.HashAgg global = plan(List.of());
+      assertThat(run(store, src, global, 100))
+          .containsExactly(
+              "B1",
+              chunk("bigint numeric bigint bigint numeric\n+ 0 . . . ."),
+              "B2",
+              chunk(
+                  """
+                  bigint numeric bigint bigint numeric
+                  U- 0 . . . .
+                  U+ 1 4 4 4 4.0000000000000000
+                  """),
+              "B3",
+              chunk(
+                  """
+                  bigint numeric bigint bigint numeric
+                  U- 1 4 4 4 4.0000000000000000
+                  U+ 0 . . . .
+                  """),
+              "B4");
+    }
+  }
+
+  @Test
+  void groupsEvictedFromTheCacheAreReloadedFromState() {
+    try (Storage store = StateStores.open("memory://", StorageOptions.defaults())) {
+      MockSource src = MockSource.of("bigint", "bigint");
+      src.pushBarrier(Epochs.of(1)).pushChunk("+ 1 1\n+ 2 2\n+ 3 3").pushBarrier(Epochs.of(2));
+      src.pushChunk("+ 1 9\n- 2 2").pushBarrier(Epochs.of(3));
+      HashAggExecutor agg = new HashAggExecutor(INFO, src, plan(List.of(0)), store, 1);
+      List<Message> out = Drain.all(agg);
+      assertThat(agg.cachedGroups()).isEqualTo(1);
+      assertThat(Drain.chunks(out).get(1))
+          .isEqualTo(
+              Chunks.parse(
+                  """
+                  bigint bigint numeric bigint bigint numeric
+                  U- 1 1 1  1 1 1.0000000000000000
+                  U+ 1 2 10 1 9 5.0000000000000000
+                  -  2 1 2  2 2 2.0000000000000000
+                  """));
+    }
+  }
+}

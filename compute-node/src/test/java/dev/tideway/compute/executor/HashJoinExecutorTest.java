@@ -1,0 +1,97 @@
+package dev.tideway.compute.executor;
+
+import static dev.tideway.compute.testing.Drain.chunk;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tideway.barrier.executor.ExecutorInfo;
+import dev.tideway.common.plan.ExprNode;
+import dev.tideway.common.plan.FunctionKind;
+import dev.tideway.common.plan.JoinType;
+import dev.tideway.common.plan.StreamNode;
+import dev.tideway.common.types.DataType;
+import dev.tideway.compute.testing.Drain;
+import dev.tideway.compute.testing.MockSource;
+import dev.tideway.storage.api.Epochs;
+import dev.tideway.storage.api.StateStores;
+import dev.tideway.storage.api.Storage;
+import dev.tideway.storage.api.StorageOptions;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class HashJoinExecutorTest {
+  static final ExecutorInfo INFO = new ExecutorInfo(1, 11, "HashJoin");
+
+  /** left(k, a) JOIN right(k, b) ON left.k = right.k [AND a < b]. */
+  static StreamNode.HashJoin plan(boolean withCondition) {
+    Optional<ExprNode> cond =
+        withCondition
+            ? Optional.of(
+                ExprNode.FunctionCall.of(
+                    FunctionKind.LESS_THAN,
+                    DataType.BOOLEAN,
+                    new ExprNode.InputRef(1, DataType.BIGINT),
+                    new ExprNode.InputRef(3, DataType.BIGINT)))
+            : Optional.empty();
+    return new StreamNode.HashJoin(
+        JoinType.INNER,
+        List.of(0),
+        List.of(0),
+        cond,
+        HashAggExecutorTest.table(20),
+        HashAggExecutorTest.table(21));
+  }
+
+  static List<String> run(MockSource l, MockSource r, boolean cond) {
+    try (Storage store = StateStores.open("memory://", StorageOptions.defaults())) {
+      return Drain.pretty(Drain.all(new HashJoinExecutor(INFO, l, r, plan(cond), store))).stream()
+          .map(
+              s ->
+                  s.startsWith("B")
+                      ? "B" + Epochs.physicalMillis(Long.parseLong(s.substring(1)))
+                      : s)
+          .toList();
+    }
+  }
+
+  @Test
+  void joinsBothWaysAndRetractsOnDeleteAndUpdate() {
+    MockSource l = MockSource.of("bigint", "bigint");
+    MockSource r = MockSource.of("bigint", "bigint");
+    l.pushBarrier(Epochs.of(1)).pushChunk("+ 1 10\n+ 2 20\n+ . 30").pushBarrier(Epochs.of(2));
+    r.pushBarrier(Epochs.of(1)).pushChunk("+ 1 100\n+ 1 100\n+ . 30").pushBarrier(Epochs.of(2));
+    l.pushChunk("U- 1 10\nU+ 1 11").pushBarrier(Epochs.of(3));
+    r.pushChunk("- 1 100\n+ 2 200").pushBarrier(Epochs.of(3));
+    assertThat(run(l, r, false))
+        .containsExactly(
+            "B1",
+            chunk("bigint bigint bigint bigint\n+ 1 10 1 100\n+ 1 10 1 100"),
+            "B2",
+            chunk(
+                """
+                bigint bigint bigint bigint
+                - 1 10 1 100
+                - 1 10 1 100
+                + 1 11 1 100
+                + 1 11 1 100
+                """),
+            chunk(
+                """
+                bigint bigint bigint bigint
+                - 1 11 1 100
+                + 2 20 2 200
+                """),
+            "B3");
+  }
+
+  @Test
+  void theExtraConditionHidesJoinedRowsItRejects() {
+    MockSource l = MockSource.of("bigint", "bigint");
+    MockSource r = MockSource.of("bigint", "bigint");
+    l.pushBarrier(Epochs.of(1)).pushChunk("+ 1 10\n+ 1 50").pushBarrier(Epochs.of(2));
+    r.pushBarrier(Epochs.of(1)).pushChunk("+ 1 20").pushBarrier(Epochs.of(2));
+    assertThat(run(l, r, true))
+        .containsExactly(
+            "B1", chunk("bigint bigint bigint bigint\n+ 1 10 1 20\n+ 1 50 1 20 D"), "B2");
+  }
+}
