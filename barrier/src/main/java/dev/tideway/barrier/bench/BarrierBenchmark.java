@@ -21,7 +21,7 @@ import dev.tideway.barrier.progress.BackfillState;
 import dev.tideway.barrier.progress.CreateMviewProgressReporter;
 import dev.tideway.barrier.progress.CreateMviewProgressTracker;
 import dev.tideway.barrier.progress.JobSpec;
-import dev.tideway.barrier.message.ProgressBatch;
+import dev.tideway.barrier.progress.ProgressBatch;
 import dev.tideway.barrier.progress.ProgressConfig;
 import dev.tideway.barrier.progress.ProgressUpdate;
 import dev.tideway.barrier.progress.TableStatsLookup;

@@ -6,7 +6,7 @@ import dev.tideway.barrier.message.BarrierKind;
 import dev.tideway.barrier.message.InjectBarrier;
 import dev.tideway.barrier.message.Mutation;
 import dev.tideway.barrier.message.TableStatsDelta;
-import dev.tideway.barrier.message.ProgressBatch;
+import dev.tideway.barrier.progress.ProgressBatch;
 import java.util.List;
 
 /**

@@ -9,7 +9,7 @@ import dev.tideway.barrier.message.InjectBarrier;
 import dev.tideway.barrier.message.Mutation;
 import dev.tideway.barrier.message.NodeFailure;
 import dev.tideway.barrier.message.TableStatsDelta;
-import dev.tideway.barrier.message.ProgressBatch;
+import dev.tideway.barrier.progress.ProgressBatch;
 import dev.tideway.common.check.Checks;
 import dev.tideway.common.time.Clock;
 import java.util.ArrayDeque;

@@ -2,7 +2,7 @@ package dev.tideway.barrier.global;
 
 import dev.tideway.barrier.message.Barrier;
 import dev.tideway.barrier.message.TableStatsDelta;
-import dev.tideway.barrier.message.ProgressBatch;
+import dev.tideway.barrier.progress.ProgressBatch;
 import java.util.ArrayList;
 import java.util.List;
 

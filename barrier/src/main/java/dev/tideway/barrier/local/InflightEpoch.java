@@ -2,7 +2,7 @@ package dev.tideway.barrier.local;
 
 import dev.tideway.barrier.message.Barrier;
 import dev.tideway.barrier.message.SyncResult;
-import dev.tideway.barrier.message.ProgressBatch;
+import dev.tideway.barrier.progress.ProgressBatch;
 import java.util.BitSet;
 
 /**

@@ -1,6 +1,7 @@
 package dev.tideway.barrier.message;
 
 import dev.tideway.barrier.epoch.EpochPair;
+import dev.tideway.barrier.progress.ProgressBatch;
 import java.util.List;
 
 /**

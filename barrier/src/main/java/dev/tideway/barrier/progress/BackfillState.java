@@ -1,6 +1,5 @@
 package dev.tideway.barrier.progress;
 
-import dev.tideway.barrier.message.ProgressBatch;
 import dev.tideway.common.check.Checks;
 
 /**

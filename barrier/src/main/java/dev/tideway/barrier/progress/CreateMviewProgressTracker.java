@@ -1,6 +1,5 @@
 package dev.tideway.barrier.progress;
 
-import dev.tideway.barrier.message.ProgressBatch;
 import dev.tideway.barrier.epoch.Epoch;
 import dev.tideway.barrier.epoch.EpochPair;
 import dev.tideway.barrier.message.Mutation;

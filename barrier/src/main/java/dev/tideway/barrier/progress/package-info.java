@@ -2,7 +2,7 @@
  * Create-MV progress, both ends. Compute side: one {@link
  * dev.tideway.barrier.progress.CreateMviewProgressReporter} per backfill actor reports its {@link
  * dev.tideway.barrier.progress.BackfillState} before yielding each barrier; reports travel with
- * that epoch as a {@link dev.tideway.barrier.message.ProgressBatch}. Meta side: {@link
+ * that epoch as a {@link dev.tideway.barrier.progress.ProgressBatch}. Meta side: {@link
  * dev.tideway.barrier.progress.CreateMviewProgressTracker} applies the reports of each committed
  * epoch against the committed version's table stats and produces structured {@link
  * dev.tideway.barrier.progress.JobProgress}, rendered to RisingWave-compatible strings by {@link

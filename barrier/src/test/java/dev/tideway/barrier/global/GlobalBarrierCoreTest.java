@@ -11,7 +11,7 @@ import dev.tideway.barrier.message.Mutation;
 import dev.tideway.barrier.message.NodeFailure;
 import dev.tideway.barrier.message.TableStatsDelta;
 import dev.tideway.barrier.progress.BackfillState;
-import dev.tideway.barrier.message.ProgressBatch;
+import dev.tideway.barrier.progress.ProgressBatch;
 import dev.tideway.common.time.ManualClock;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,5 @@
 package dev.tideway.barrier.progress;
 
-import dev.tideway.barrier.message.ProgressBatch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tideway.barrier.epoch.Epoch;

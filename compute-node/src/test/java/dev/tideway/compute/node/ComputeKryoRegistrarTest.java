@@ -12,7 +12,7 @@ import dev.tideway.barrier.message.Mutation;
 import dev.tideway.barrier.message.NodeFailure;
 import dev.tideway.barrier.message.TableStatsDelta;
 import dev.tideway.barrier.message.Watermark;
-import dev.tideway.barrier.message.ProgressBatch;
+import dev.tideway.barrier.progress.ProgressBatch;
 import dev.tideway.common.chunk.Chunks;
 import dev.tideway.common.chunk.StreamChunk;
 import dev.tideway.common.serde.KryoIdRange;

@@ -4,7 +4,7 @@ import dev.tideway.barrier.progress.BackfillActor;
 import dev.tideway.barrier.progress.BackfillMode;
 import dev.tideway.barrier.progress.BackfillState;
 import dev.tideway.barrier.progress.JobSpec;
-import dev.tideway.barrier.message.ProgressBatch;
+import dev.tideway.barrier.progress.ProgressBatch;
 import dev.tideway.barrier.progress.TrackerSnapshot;
 import dev.tideway.barrier.progress.TrackerSnapshot.JobSnapshot;
 import dev.tideway.barrier.progress.UpstreamType;

@@ -4,7 +4,7 @@ import dev.tideway.barrier.message.BarrierCompleted;
 import dev.tideway.barrier.message.BarrierKind;
 import dev.tideway.barrier.message.InjectBarrier;
 import dev.tideway.barrier.progress.BackfillState;
-import dev.tideway.barrier.message.ProgressBatch;
+import dev.tideway.barrier.progress.ProgressBatch;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package dev.tideway.barrier.message;
+package dev.tideway.barrier.progress;
 
 import dev.tideway.common.check.Checks;
 import java.util.ArrayList;
