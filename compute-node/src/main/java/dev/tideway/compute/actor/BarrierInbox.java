@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Thread-safe: one producer (the control loop), one consumer (the actor thread).
  */
-public final class BarrierInbox {
+public final class BarrierInbox implements dev.tideway.compute.executor.source.BarrierInbox {
   private final int actorId;
   private final LinkedBlockingQueue<Barrier> queue = new LinkedBlockingQueue<>();
 
@@ -41,16 +41,19 @@ public final class BarrierInbox {
   }
 
   /** The next barrier, or null when none is queued. */
+  @Override
   public Barrier poll() {
     return queue.poll();
   }
 
   /** The next barrier, waiting up to {@code timeoutNanos}; null on timeout. */
+  @Override
   public Barrier poll(long timeoutNanos) throws InterruptedException {
     return queue.poll(timeoutNanos, TimeUnit.NANOSECONDS);
   }
 
   /** The next barrier, waiting as long as it takes. */
+  @Override
   public Barrier take() throws InterruptedException {
     return queue.take();
   }
