@@ -89,7 +89,8 @@ final class PgConnection implements Runnable {
       trySendError(e);
     } catch (IOException e) {
       // the client went away
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) {
+      e.printStackTrace();
       trySendError(PgException.fatal(SqlState.INTERNAL_ERROR, "internal error: " + e));
     } finally {
       server.unregister(this);
