@@ -190,6 +190,10 @@ public final class StreamPlanBuilder {
                   List.of(0),
                   List.of()));
       StreamPlanNode src = StreamPlanNode.leaf(nextId(), body, r.table().schema());
+      Dist d = dist.isEmpty() ? Dist.ANY : Dist.hash(dist);
+      if (out.equals(range(r.table().columns().size()))) {
+        return new Sub(src, identity(visible), key, d);
+      }
       int[] proj = out.stream().mapToInt(Integer::intValue).toArray();
       List<ExprNode> exprs = new ArrayList<>();
       for (int i : proj) {

@@ -78,6 +78,19 @@ public final class PgFunctions {
     return null;
   }
 
+  public static String array_to_string(java.util.List<Object> array, String sep) {
+    if (array == null || sep == null) {
+      return null;
+    }
+    StringBuilder sb = new StringBuilder();
+    for (Object o : array) {
+      if (o != null) {
+        sb.append(sb.length() == 0 ? "" : sep).append(o);
+      }
+    }
+    return sb.toString();
+  }
+
   public static String pg_encoding_to_char(Integer enc) {
     return "UTF8";
   }
