@@ -84,7 +84,7 @@ public final class Frontend implements PgSession.Factory {
   /** A batch engine with every schema and catalog function registered. */
   public BatchEngine newEngine() {
     BatchEngine e = new BatchEngine(() -> meta.relations().stream().map(r -> r.id()).toList());
-    e.addSchema("public", new RelationSchema(meta, reader, false));
+    e.addSchema("public", new RelationSchema(meta, reader, false, PgCatalog.pgCatalog(meta)));
     e.addSchema("tideway_internal", new RelationSchema(meta, reader, true));
     e.addSchema("pg_catalog", PgCatalog.pgCatalog(meta));
     e.addSchema("information_schema", PgCatalog.informationSchema(meta));

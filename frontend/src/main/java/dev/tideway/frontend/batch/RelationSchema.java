@@ -17,16 +17,35 @@ public final class RelationSchema extends AbstractSchema {
   private final MetaClient meta;
   private final BatchReader reader;
   private final boolean allColumns;
+  private final org.apache.calcite.schema.Schema fallback;
 
   public RelationSchema(MetaClient meta, BatchReader reader, boolean allColumns) {
+    this(meta, reader, allColumns, null);
+  }
+
+  /**
+   * @param fallback tables also visible unqualified (pg_catalog's, as PostgreSQL's search path puts
+   *     pg_catalog first), shadowed by user relations of the same name; may be null
+   */
+  public RelationSchema(
+      MetaClient meta,
+      BatchReader reader,
+      boolean allColumns,
+      org.apache.calcite.schema.Schema fallback) {
     this.meta = meta;
     this.reader = reader;
     this.allColumns = allColumns;
+    this.fallback = fallback;
   }
 
   @Override
   protected Map<String, Table> getTableMap() {
     Map<String, Table> out = new LinkedHashMap<>();
+    if (fallback != null) {
+      for (String n : fallback.getTableNames()) {
+        out.put(n, fallback.getTable(n));
+      }
+    }
     for (Relation r : meta.relations()) {
       out.put(r.name(), new StoredTable(r, allColumns, reader, meta::committedEpoch));
     }

@@ -90,7 +90,6 @@ final class PgConnection implements Runnable {
     } catch (IOException e) {
       // the client went away
     } catch (RuntimeException | Error e) {
-      e.printStackTrace();
       trySendError(PgException.fatal(SqlState.INTERNAL_ERROR, "internal error: " + e));
     } finally {
       server.unregister(this);

@@ -337,7 +337,11 @@ public final class StatementParser {
         throw PgException.unsupported("table element " + n);
       }
     }
-    return new Statement.CreateTable(name(ct.name), cols, pk, ifNotExists);
+    List<Statement.ColumnDef> withPk = new ArrayList<>();
+    for (Statement.ColumnDef c : cols) {
+      withPk.add(new Statement.ColumnDef(c.name(), c.type(), c.notNull() || pk.contains(c.name())));
+    }
+    return new Statement.CreateTable(name(ct.name), withPk, pk, ifNotExists);
   }
 
   static String name(SqlIdentifier id) {

@@ -74,6 +74,14 @@ public final class PgFunctions {
     return null;
   }
 
+  public static String col_description(Long oid, Short col) {
+    return null;
+  }
+
+  public static String array_to_string(String array, String sep) {
+    return array;
+  }
+
   public static String obj_description(Long oid, String catalog) {
     return null;
   }
