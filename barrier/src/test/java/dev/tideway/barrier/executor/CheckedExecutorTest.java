@@ -99,4 +99,17 @@ class CheckedExecutorTest {
     assertThatThrownBy(() -> drain(CheckedExecutor.wrap(bad)))
         .hasMessageContaining("U+ at row 0 does not follow a U-");
   }
+
+  @Test
+  void watermarksMustNameAColumnOfTheSchema() {
+    ScriptedExecutor src =
+        new ScriptedExecutor(4, SCHEMA)
+            .pushBarrier(2, 1)
+            .push(new dev.tideway.barrier.message.Watermark(0, DataType.BIGINT, 5L))
+            .push(new dev.tideway.barrier.message.Watermark(1, DataType.BIGINT, 5L));
+    Executor checked = CheckedExecutor.wrap(src);
+    checked.next();
+    checked.next();
+    assertThatThrownBy(checked::next).hasMessageContaining("watermark on column 1 (bigint)");
+  }
 }

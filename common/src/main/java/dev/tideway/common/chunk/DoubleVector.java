@@ -20,4 +20,9 @@ public final class DoubleVector extends ColumnVector {
   Object getNonNull(int i) {
     return values[i];
   }
+
+  /** The backing array (may be longer than the size); for the wire codec only, never modify. */
+  double[] rawValues() {
+    return values;
+  }
 }

@@ -20,4 +20,9 @@ public final class FloatVector extends ColumnVector {
   Object getNonNull(int i) {
     return values[i];
   }
+
+  /** The backing array (may be longer than the size); for the wire codec only, never modify. */
+  float[] rawValues() {
+    return values;
+  }
 }

@@ -22,4 +22,9 @@ public final class IntVector extends ColumnVector {
   Object getNonNull(int i) {
     return type().id() == TypeId.DATE ? Temporals.daysToDate(values[i]) : (Object) values[i];
   }
+
+  /** The backing array (may be longer than the size); for the wire codec only, never modify. */
+  int[] rawValues() {
+    return values;
+  }
 }

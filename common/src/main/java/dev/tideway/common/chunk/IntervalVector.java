@@ -32,4 +32,19 @@ public final class IntervalVector extends ColumnVector {
   Object getNonNull(int i) {
     return new Interval(months[i], days[i], micros[i]);
   }
+
+  /** The backing array (may be longer than the size); for the wire codec only, never modify. */
+  int[] rawMonths() {
+    return months;
+  }
+
+  /** The backing array (may be longer than the size); for the wire codec only, never modify. */
+  int[] rawDays() {
+    return days;
+  }
+
+  /** The backing array (may be longer than the size); for the wire codec only, never modify. */
+  long[] rawMicros() {
+    return micros;
+  }
 }

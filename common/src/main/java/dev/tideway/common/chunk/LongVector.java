@@ -30,4 +30,9 @@ public final class LongVector extends ColumnVector {
       default -> v;
     };
   }
+
+  /** The backing array (may be longer than the size); for the wire codec only, never modify. */
+  long[] rawValues() {
+    return values;
+  }
 }

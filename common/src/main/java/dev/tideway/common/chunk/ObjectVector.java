@@ -15,4 +15,9 @@ public final class ObjectVector extends ColumnVector {
   Object getNonNull(int i) {
     return values[i];
   }
+
+  /** The backing array (may be longer than the size); for the wire codec only, never modify. */
+  Object[] rawValues() {
+    return values;
+  }
 }

@@ -222,4 +222,9 @@ public final class StreamChunk {
     Arrays.fill(bits, -1L);
     return bits;
   }
+
+  /** The visibility bitmap ({@code null} = all visible); for the wire codec only, never modify. */
+  long[] visibilityBitmap() {
+    return visibility;
+  }
 }
