@@ -1,5 +1,8 @@
 package dev.tideway.frontend.meta;
 
+import dev.tideway.barrier.progress.BackfillMode;
+import dev.tideway.barrier.progress.JobPhase;
+import dev.tideway.barrier.progress.JobProgress;
 import dev.tideway.common.check.Checks;
 import dev.tideway.common.plan.ColumnOrder;
 import dev.tideway.common.row.Row;
@@ -12,6 +15,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -39,7 +44,7 @@ import java.util.function.Function;
  * futures are the only other shared objects.
  */
 public final class InMemoryCluster implements MetaClient, BatchReader, DmlWriter {
-  private record Job(JobProgress progress, CompletableFuture<Void> done) {}
+  private record Job(DdlJob progress, CompletableFuture<Void> done) {}
 
   private record State(
       TreeMap<Integer, Relation> relations,
@@ -109,22 +114,13 @@ public final class InMemoryCluster implements MetaClient, BatchReader, DmlWriter
       state.updateAndGet(st -> withRelation(st, r));
       return;
     }
-    JobProgress p =
-        new JobProgress(
+    DdlJob p =
+        new DdlJob(
             r.id(),
             r.definition(),
             c.background() ? "BACKGROUND" : "FOREGROUND",
             Instant.ofEpochMilli(clock.currentTimeMillis()),
-            JobProgress.Phase.QUEUED,
-            0,
-            0,
-            false,
-            0,
-            0,
-            null,
-            0,
-            0,
-            null);
+            progress(r.id(), 0, 0));
     Job job = new Job(p, new CompletableFuture<>());
     state.updateAndGet(st -> withJob(st, job));
     job.done().thenRun(() -> state.updateAndGet(st -> withRelation(withoutJob(st, r.id()), r)));
@@ -157,26 +153,43 @@ public final class InMemoryCluster implements MetaClient, BatchReader, DmlWriter
         st -> {
           Job j = st.jobs().get(jobId);
           Checks.checkState(j != null, "no job %s", jobId);
-          JobProgress p = j.progress();
-          double ratio = upstream == 0 ? 0 : Math.min(0.9999, (double) consumed / upstream);
-          JobProgress np =
-              new JobProgress(
+          DdlJob p = j.progress();
+          DdlJob np =
+              new DdlJob(
                   p.ddlId(),
                   p.statement(),
                   p.createType(),
                   p.initializedAt(),
-                  JobProgress.Phase.BACKFILLING,
-                  consumed,
-                  upstream,
-                  true,
-                  ratio,
-                  p.rowsPerSecond(),
-                  p.etaSeconds(),
-                  0,
-                  0,
-                  null);
+                  progress(jobId, consumed, upstream));
           return withJob(st, new Job(np, j.done()));
         });
+  }
+
+  /** A table backfill's progress as the barrier module's tracker would report it. */
+  private JobProgress progress(long jobId, long consumed, long upstream) {
+    double raw = upstream == 0 ? Double.NaN : (double) consumed / upstream;
+    double display = upstream == 0 ? 0 : Math.min(0.9999, raw);
+    return new JobProgress(
+        jobId,
+        state.get().epoch(),
+        BackfillMode.ARRANGEMENT,
+        JobPhase.SNAPSHOT,
+        consumed,
+        0,
+        upstream,
+        OptionalLong.of(upstream),
+        true,
+        raw,
+        display,
+        0,
+        OptionalLong.empty(),
+        0,
+        0,
+        0,
+        0,
+        1,
+        1,
+        Optional.empty());
   }
 
   /** Test knob: a held job completes (its view becomes visible). */
@@ -235,7 +248,7 @@ public final class InMemoryCluster implements MetaClient, BatchReader, DmlWriter
   }
 
   @Override
-  public List<JobProgress> jobs() {
+  public List<DdlJob> jobs() {
     return state.get().jobs().values().stream().map(Job::progress).toList();
   }
 

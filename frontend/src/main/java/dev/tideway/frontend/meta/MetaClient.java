@@ -28,7 +28,7 @@ public interface MetaClient {
   List<Long> submit(DdlCommand command, ProgressListener progress) throws InterruptedException;
 
   /** Creating jobs and their progress. */
-  List<JobProgress> jobs();
+  List<DdlJob> jobs();
 
   /** Per-table storage statistics. */
   List<TableStats> tableStats();
@@ -41,7 +41,7 @@ public interface MetaClient {
 
   /** Receives the progress of a foreground job, about every few seconds. */
   interface ProgressListener {
-    void progress(JobProgress p);
+    void progress(DdlJob job);
 
     ProgressListener NONE = p -> {};
   }

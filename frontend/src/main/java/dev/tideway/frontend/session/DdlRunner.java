@@ -153,7 +153,7 @@ final class DdlRunner {
           new DdlCommand.Create(r, background),
           progress ->
               notices.notice(
-                  "CREATE MATERIALIZED VIEW " + mv.name() + ": " + progress.progressText()));
+                  "CREATE MATERIALIZED VIEW " + mv.name() + ": " + progress.progress().render()));
     } finally {
       job.clear();
     }

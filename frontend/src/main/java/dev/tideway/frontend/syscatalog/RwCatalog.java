@@ -1,6 +1,7 @@
 package dev.tideway.frontend.syscatalog;
 
-import dev.tideway.frontend.meta.JobProgress;
+import dev.tideway.barrier.progress.JobProgress;
+import dev.tideway.frontend.meta.DdlJob;
 import dev.tideway.frontend.meta.MetaClient;
 import dev.tideway.frontend.meta.Relation;
 import dev.tideway.frontend.meta.RelationKind;
@@ -15,7 +16,7 @@ import org.apache.calcite.schema.impl.AbstractSchema;
 /**
  * {@code rw_catalog}: RisingWave's progress and statistics relations. {@code rw_ddl_progress} keeps
  * RisingWave's columns ({@code ddl_id, ddl_statement, create_type, progress, initialized_at}) and
- * adds the structured {@link JobProgress} columns.
+ * adds the structured columns of the barrier module's {@link JobProgress} (through {@link DdlJob}).
  */
 public final class RwCatalog {
   private RwCatalog() {}
@@ -58,24 +59,25 @@ public final class RwCatalog {
 
   static List<Object[]> ddlProgress(MetaClient m) {
     List<Object[]> out = new ArrayList<>();
-    for (JobProgress p : m.jobs()) {
+    for (DdlJob j : m.jobs()) {
+      JobProgress p = j.progress();
       out.add(
           new Object[] {
-            p.ddlId(),
-            p.statement(),
-            p.createType(),
-            p.progressText(),
-            p.initializedAt(),
+            j.ddlId(),
+            j.statement(),
+            j.createType(),
+            p.render(),
+            j.initializedAt(),
             p.phase().name(),
             p.consumedRows(),
-            p.upstreamRows(),
+            p.denominator(),
             p.denominatorExact(),
-            p.ratio(),
+            p.displayRatio(),
             p.rowsPerSecond(),
-            p.etaSeconds(),
+            p.etaSeconds().isPresent() ? p.etaSeconds().getAsLong() : null,
             p.logStorePendingBarriers(),
             p.logStoreLagMs(),
-            p.stalledReason()
+            p.stalledReason().orElse(null)
           });
     }
     return out;

@@ -1,7 +1,7 @@
 package dev.tideway.frontend.syscatalog;
 
 import dev.tideway.common.types.DataType;
-import dev.tideway.frontend.meta.JobProgress;
+import dev.tideway.frontend.meta.DdlJob;
 import dev.tideway.frontend.meta.MetaClient;
 import dev.tideway.frontend.meta.Relation;
 import dev.tideway.frontend.meta.RelationKind;
@@ -39,8 +39,8 @@ public final class ShowCommands {
       case "materialized views" -> names(meta, RelationKind.MATERIALIZED_VIEW, out);
       case "sources" -> names(meta, RelationKind.SOURCE, out);
       case "jobs" -> {
-        for (JobProgress p : meta.jobs()) {
-          out.add(new Object[] {p.ddlId(), p.statement(), p.progressText(), p.createType()});
+        for (DdlJob j : meta.jobs()) {
+          out.add(new Object[] {j.ddlId(), j.statement(), j.progress().render(), j.createType()});
         }
       }
       default -> {

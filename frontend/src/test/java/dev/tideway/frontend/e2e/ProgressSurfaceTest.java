@@ -51,10 +51,11 @@ class ProgressSurfaceTest {
       st.execute("SET BACKGROUND_DDL = true");
       st.execute("CREATE MATERIALIZED VIEW bg AS SELECT v, count(*) AS n FROM src GROUP BY v");
       long id = onlyJobId(st);
+      cluster.cluster.advanceJob(id, 0, 1000);
       assertThat(TestCluster.rows(st, "SHOW JOBS"))
           .containsExactly(
               id
-                  + "|CREATE MATERIALIZED VIEW bg AS SELECT v, count(*) AS n FROM src GROUP BY v|0.00% (0/0)|BACKGROUND");
+                  + "|CREATE MATERIALIZED VIEW bg AS SELECT v, count(*) AS n FROM src GROUP BY v|0.00% (0/1000)|BACKGROUND");
       cluster.cluster.advanceJob(id, 250, 1000);
       assertThat(TestCluster.rows(st, "SHOW JOBS").get(0)).contains("|25.00% (250/1000)|");
       assertThat(
@@ -62,7 +63,7 @@ class ProgressSurfaceTest {
                   st,
                   "SELECT ddl_id, create_type, progress, phase, consumed_rows, upstream_rows,"
                       + " denominator_exact, ratio FROM rw_catalog.rw_ddl_progress"))
-          .containsExactly(id + "|BACKGROUND|25.00% (250/1000)|BACKFILLING|250|1000|t|0.25");
+          .containsExactly(id + "|BACKGROUND|25.00% (250/1000)|SNAPSHOT|250|1000|t|0.25");
       assertThat(TestCluster.rows(st, "SHOW MATERIALIZED VIEWS")).doesNotContain("bg");
       cluster.cluster.advanceJob(id, 1000, 1000);
       assertThat(TestCluster.rows(st, "SHOW JOBS").get(0))
