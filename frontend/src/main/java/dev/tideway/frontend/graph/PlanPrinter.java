@@ -2,6 +2,7 @@ package dev.tideway.frontend.graph;
 
 import dev.tideway.common.plan.AggCall;
 import dev.tideway.common.plan.ExprNode;
+import dev.tideway.common.plan.StreamFragmentGraph;
 import dev.tideway.common.plan.StreamNode;
 import dev.tideway.common.plan.StreamPlanNode;
 import dev.tideway.common.plan.TableDesc;
@@ -28,21 +29,26 @@ public final class PlanPrinter {
     return out;
   }
 
-  /** The plan followed by its fragments' summary. */
+  /** The plan followed by its fragments and the edges between them. */
   public static List<String> explain(StreamPlanNode root) {
     List<String> out = lines(root);
-    StreamGraph g = Fragmenter.fragment(root);
+    StreamFragmentGraph g = Fragmenter.fragment(root);
     out.add("Fragments: " + g.fragments().size());
-    for (StreamGraph.Fragment f : g.fragments()) {
-      out.add(
-          "  Fragment "
-              + f.id()
-              + ": "
-              + f.root().node().kindName()
-              + (f.upstreams().isEmpty() ? "" : " <- " + f.upstreams())
-              + (f.dispatcher() == null
-                  ? ""
-                  : " -> " + f.dispatcher() + (f.distKeys().isEmpty() ? "" : f.distKeys())));
+    List<StreamFragmentGraph.Fragment> sorted = new ArrayList<>(g.fragments());
+    sorted.sort((a, b) -> Integer.compare(a.fragmentId(), b.fragmentId()));
+    for (StreamFragmentGraph.Fragment f : sorted) {
+      StringBuilder sb =
+          new StringBuilder("  Fragment " + f.fragmentId() + ": " + f.root().node().kindName());
+      if (f.singleton()) {
+        sb.append(" (singleton)");
+      }
+      for (StreamFragmentGraph.Edge e : g.edges()) {
+        if (e.upstreamFragmentId() == f.fragmentId()) {
+          sb.append(" -> ").append(e.downstreamFragmentId()).append(' ').append(e.kind());
+          sb.append(e.distKeys().isEmpty() ? "" : e.distKeys().toString());
+        }
+      }
+      out.add(sb.toString());
     }
     return out;
   }
