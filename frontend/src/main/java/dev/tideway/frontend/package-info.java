@@ -1,7 +1,7 @@
 /**
  * The frontend: PostgreSQL wire protocol server, SQL parsing and planning (Apache Calcite) into
- * stream graphs, batch reads over committed snapshots and the system catalog.
- *
- * <p>Empty until the frontend issue lands; see this module's README for the planned layout.
+ * stream plans, batch reads over committed snapshots and the system catalog. {@link
+ * dev.tideway.frontend.Frontend} opens one session per connection; the module README maps the query
+ * flow package by package.
  */
 package dev.tideway.frontend;

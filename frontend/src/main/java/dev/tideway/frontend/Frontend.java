@@ -1,0 +1,115 @@
+package dev.tideway.frontend;
+
+import dev.tideway.common.row.Row;
+import dev.tideway.frontend.batch.BatchEngine;
+import dev.tideway.frontend.batch.RelationSchema;
+import dev.tideway.frontend.meta.BatchReader;
+import dev.tideway.frontend.meta.DmlWriter;
+import dev.tideway.frontend.meta.InMemoryCluster;
+import dev.tideway.frontend.meta.MetaClient;
+import dev.tideway.frontend.meta.Relation;
+import dev.tideway.frontend.pgwire.PgException;
+import dev.tideway.frontend.pgwire.PgSession;
+import dev.tideway.frontend.pgwire.SqlState;
+import dev.tideway.frontend.session.Session;
+import dev.tideway.frontend.sql.Statement;
+import dev.tideway.frontend.sql.StatementParser;
+import dev.tideway.frontend.syscatalog.GenerateSeries;
+import dev.tideway.frontend.syscatalog.PgCatalog;
+import dev.tideway.frontend.syscatalog.PgFunctions;
+import dev.tideway.frontend.syscatalog.RwCatalog;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.List;
+import org.apache.calcite.schema.impl.ScalarFunctionImpl;
+import org.apache.calcite.schema.impl.TableFunctionImpl;
+
+/**
+ * The frontend node's SQL side: opens a {@link Session} per authenticated connection (database
+ * {@code dev} only) wired to the cluster's {@link MetaClient}, {@link BatchReader} and {@link
+ * DmlWriter}. {@link #inMemory} wires it to an {@link InMemoryCluster} for tests and a playground.
+ *
+ * <p>Thread-safe: {@link #open} is called by connection threads; sessions are independent.
+ */
+public final class Frontend implements PgSession.Factory {
+  public static final String DATABASE = "dev";
+
+  private final MetaClient meta;
+  private final BatchReader reader;
+  private final DmlWriter writer;
+
+  public Frontend(MetaClient meta, BatchReader reader, DmlWriter writer) {
+    this.meta = meta;
+    this.reader = reader;
+    this.writer = writer;
+  }
+
+  /**
+   * A frontend over an in-memory cluster whose materialized views are computed on read by running
+   * their query on a per-thread batch engine (test and playground stand-in only).
+   */
+  public static Frontend inMemory(InMemoryCluster cluster) {
+    Frontend f = new Frontend(cluster, cluster, cluster);
+    ThreadLocal<BatchEngine> engines = ThreadLocal.withInitial(f::newEngine);
+    cluster.setViewEvaluator(r -> f.evaluate(r, engines.get()));
+    return f;
+  }
+
+  private List<Row> evaluate(Relation r, BatchEngine engine) {
+    Statement s = StatementParser.parse(r.definition()).statement();
+    String q = ((Statement.CreateMaterializedView) s).query();
+    MetaClient outer = PgFunctions.CURRENT.get();
+    PgFunctions.CURRENT.set(meta);
+    try {
+      int[] visible = r.visibleIndices();
+      return engine.query(q, List.of()).rows().stream()
+          .map(
+              v -> {
+                Object[] full = new Object[r.table().columns().size()];
+                for (int i = 0; i < visible.length; i++) {
+                  full[visible[i]] = v[i];
+                }
+                return Row.wrap(full);
+              })
+          .toList();
+    } finally {
+      if (outer == null) {
+        PgFunctions.CURRENT.remove();
+      } else {
+        PgFunctions.CURRENT.set(outer);
+      }
+    }
+  }
+
+  /** A batch engine with every schema and catalog function registered. */
+  public BatchEngine newEngine() {
+    BatchEngine e = new BatchEngine(() -> meta.relations().stream().map(r -> r.id()).toList());
+    e.addSchema("public", new RelationSchema(meta, reader, false, PgCatalog.pgCatalog(meta)));
+    e.addSchema("tideway_internal", new RelationSchema(meta, reader, true));
+    e.addSchema("pg_catalog", PgCatalog.pgCatalog(meta));
+    e.addSchema("information_schema", PgCatalog.informationSchema(meta));
+    e.addSchema("rw_catalog", RwCatalog.schema(meta));
+    for (Method m : PgFunctions.class.getDeclaredMethods()) {
+      if (Modifier.isStatic(m.getModifiers()) && Modifier.isPublic(m.getModifiers())) {
+        e.addFunction(m.getName(), ScalarFunctionImpl.create(m), "pg_catalog");
+      }
+    }
+    e.addFunction(
+        "generate_series", TableFunctionImpl.create(GenerateSeries.class, "eval"), "pg_catalog");
+    e.setDefaultSchema("public");
+    return e;
+  }
+
+  @Override
+  public PgSession open(String user, String database) {
+    if (!database.equals(DATABASE)) {
+      throw PgException.fatal(
+          SqlState.INVALID_CATALOG_NAME, "database \"" + database + "\" does not exist");
+    }
+    return new Session(meta, reader, writer, newEngine());
+  }
+
+  public MetaClient meta() {
+    return meta;
+  }
+}

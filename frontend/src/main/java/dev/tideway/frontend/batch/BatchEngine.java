@@ -1,0 +1,318 @@
+package dev.tideway.frontend.batch;
+
+import dev.tideway.common.types.DataType;
+import dev.tideway.frontend.pgwire.PgException;
+import dev.tideway.frontend.pgwire.SqlState;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ParameterMetaData;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.calcite.jdbc.CalciteConnection;
+import org.apache.calcite.jdbc.CalciteSchema;
+import org.apache.calcite.schema.Function;
+import org.apache.calcite.schema.Schema;
+import org.apache.calcite.schema.SchemaPlus;
+
+/**
+ * One session's batch query engine: a Calcite JDBC connection (enumerable convention) with
+ * PostgreSQL-like parsing ({@code SqlDdlParserImpl}, lower-casing unquoted names, case-sensitive)
+ * and {@link TwTypeSystem}. Schemas and functions are registered by the owner.
+ *
+ * <p>Thread confinement: the session's connection thread; {@link #cancel()} from any thread.
+ */
+public final class BatchEngine implements AutoCloseable {
+  /** A result column. */
+  public record Column(String name, DataType type) {}
+
+  /** A described query: result columns and one type per {@code ?}. */
+  public record Described(List<Column> columns, List<DataType> paramTypes) {}
+
+  /** Rows of a query. */
+  public record Result(List<Column> columns, List<Object[]> rows) {}
+
+  static {
+    // cache Janino-compiled plans across statements of the same shape (off by default in Calcite)
+    if (System.getProperty("calcite.bindable.cache.maxSize") == null) {
+      System.setProperty("calcite.bindable.cache.maxSize", "500");
+    }
+  }
+
+  private static final int STATEMENT_CACHE = 64;
+
+  private final CalciteConnection conn;
+  private final java.util.function.Supplier<Object> catalogVersion;
+  private final java.util.LinkedHashMap<String, PreparedStatement> statements =
+      new java.util.LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, PreparedStatement> e) {
+          if (size() > STATEMENT_CACHE) {
+            closeQuietly(e.getValue());
+            return true;
+          }
+          return false;
+        }
+      };
+  private volatile PreparedStatement running;
+
+  /**
+   * @param catalogVersion changes whenever the catalog does; prepared statements are cached per
+   *     (SQL, version), since Calcite binds table objects at prepare time
+   */
+  public BatchEngine(java.util.function.Supplier<Object> catalogVersion) {
+    this.catalogVersion = catalogVersion;
+    Properties p = new Properties();
+    p.setProperty("parserFactory", "org.apache.calcite.sql.parser.ddl.SqlDdlParserImpl#FACTORY");
+    p.setProperty("quoting", "DOUBLE_QUOTE");
+    p.setProperty("unquotedCasing", "TO_LOWER");
+    p.setProperty("quotedCasing", "UNCHANGED");
+    p.setProperty("caseSensitive", "true");
+    p.setProperty("conformance", "LENIENT");
+    p.setProperty("fun", "standard,postgresql");
+    p.setProperty("typeSystem", TwTypeSystem.class.getName() + "#INSTANCE");
+    p.setProperty("defaultNullCollation", "HIGH");
+    p.setProperty("timeZone", "UTC");
+    try {
+      Connection c = DriverManager.getConnection("jdbc:calcite:", p);
+      conn = c.unwrap(CalciteConnection.class);
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot open Calcite connection", e);
+    }
+  }
+
+  /** Registers a schema, with table-name caching off (tables come and go). */
+  public SchemaPlus addSchema(String name, Schema schema) {
+    SchemaPlus s = conn.getRootSchema().add(name, schema);
+    CalciteSchema.from(s).getTableNames();
+    if (s.isCacheEnabled()) {
+      s.setCacheEnabled(false);
+    }
+    return s;
+  }
+
+  /** Registers a function in the root schema (callable unqualified) and in {@code schema}. */
+  public void addFunction(String name, Function f, String... schemas) {
+    conn.getRootSchema().add(name, f);
+    for (String s : schemas) {
+      SchemaPlus sp = conn.getRootSchema().getSubSchema(s);
+      if (sp != null) {
+        sp.add(name, f);
+      }
+    }
+  }
+
+  public void setDefaultSchema(String name) {
+    try {
+      conn.setSchema(name);
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private PreparedStatement prepared(String sql) throws SQLException {
+    String key = catalogVersion.get() + "\u0000" + sql;
+    PreparedStatement ps = statements.get(key);
+    if (ps == null) {
+      ps = conn.prepareStatement(sql);
+      statements.put(key, ps);
+    }
+    return ps;
+  }
+
+  private static void closeQuietly(PreparedStatement ps) {
+    try {
+      ps.close();
+    } catch (SQLException ignored) {
+      // dropping it anyway
+    }
+  }
+
+  /** Validates and describes a query without running it. */
+  public Described describe(String sql) {
+    try {
+      PreparedStatement ps = prepared(sql);
+      return new Described(columns(ps.getMetaData()), params(ps.getParameterMetaData()));
+    } catch (SQLException | RuntimeException e) {
+      throw translate(e, sql);
+    }
+  }
+
+  /** Runs a query with its parameters (one per {@code ?}, Tideway values). */
+  public Result query(String sql, List<Object> params) {
+    try {
+      PreparedStatement ps = prepared(sql);
+      ps.clearParameters();
+      for (int i = 0; i < params.size(); i++) {
+        bind(ps, i + 1, params.get(i));
+      }
+      running = ps;
+      try (ResultSet rs = ps.executeQuery()) {
+        List<Column> cols = columns(rs.getMetaData());
+        List<Object[]> rows = new ArrayList<>();
+        while (rs.next()) {
+          Object[] row = new Object[cols.size()];
+          for (int i = 0; i < row.length; i++) {
+            row[i] = CalciteValues.read(rs, i + 1, cols.get(i).type());
+          }
+          rows.add(row);
+        }
+        return new Result(cols, rows);
+      } finally {
+        running = null;
+      }
+    } catch (SQLException | RuntimeException e) {
+      throw translate(e, sql);
+    }
+  }
+
+  /** Cancels the running query, if any. */
+  public void cancel() {
+    PreparedStatement ps = running;
+    if (ps != null) {
+      try {
+        ps.cancel();
+      } catch (SQLException ignored) {
+        // finished meanwhile
+      }
+    }
+  }
+
+  private static void bind(PreparedStatement ps, int i, Object v) throws SQLException {
+    if (v instanceof LocalDateTime ldt) {
+      ps.setTimestamp(i, Timestamp.from(ldt.toInstant(ZoneOffset.UTC)), CalciteValues.UTC);
+    } else if (v instanceof Instant inst) {
+      ps.setTimestamp(i, Timestamp.from(inst), CalciteValues.UTC);
+    } else if (v instanceof LocalDate d) {
+      ps.setDate(i, new java.sql.Date(d.toEpochDay() * 86_400_000L), CalciteValues.UTC);
+    } else {
+      ps.setObject(i, v);
+    }
+  }
+
+  private static List<Column> columns(ResultSetMetaData md) throws SQLException {
+    List<Column> out = new ArrayList<>();
+    for (int i = 1; i <= md.getColumnCount(); i++) {
+      out.add(new Column(md.getColumnLabel(i), CalciteValues.columnType(md, i)));
+    }
+    return out;
+  }
+
+  private static List<DataType> params(ParameterMetaData md) throws SQLException {
+    List<DataType> out = new ArrayList<>();
+    for (int i = 1; i <= md.getParameterCount(); i++) {
+      out.add(
+          switch (md.getParameterType(i)) {
+            case java.sql.Types.BOOLEAN -> DataType.BOOLEAN;
+            case java.sql.Types.SMALLINT, java.sql.Types.TINYINT -> DataType.SMALLINT;
+            case java.sql.Types.INTEGER -> DataType.INT;
+            case java.sql.Types.BIGINT -> DataType.BIGINT;
+            case java.sql.Types.REAL -> DataType.REAL;
+            case java.sql.Types.DOUBLE, java.sql.Types.FLOAT -> DataType.DOUBLE;
+            case java.sql.Types.DECIMAL, java.sql.Types.NUMERIC -> DataType.DECIMAL;
+            case java.sql.Types.DATE -> DataType.DATE;
+            case java.sql.Types.TIME -> DataType.TIME;
+            case java.sql.Types.TIMESTAMP -> DataType.TIMESTAMP;
+            default -> DataType.VARCHAR;
+          });
+    }
+    return out;
+  }
+
+  private static final Pattern POS = Pattern.compile("From line (\\d+), column (\\d+)");
+  private static final Pattern OBJECT = Pattern.compile("Object '([^']+)' not found");
+  private static final Pattern COLUMN = Pattern.compile("Column '([^']+)' not found");
+  private static final Pattern FUNCTION =
+      Pattern.compile("No match found for function signature ([^\\s(]+)\\(([^)]*)\\)");
+  private static final Pattern APPLY =
+      Pattern.compile("Cannot apply '([^']+)' to arguments of type '([^']*)'");
+
+  /** Maps a Calcite failure to a PostgreSQL error with SQLSTATE and position. */
+  public static PgException translate(Throwable e, String sql) {
+    if (e instanceof PgException pe) {
+      return pe;
+    }
+    StringBuilder all = new StringBuilder();
+    for (Throwable c = e; c != null; c = c.getCause()) {
+      if (c instanceof PgException pe) {
+        return pe;
+      }
+      all.append(c.getMessage()).append('\n');
+    }
+    String m = all.toString();
+    PgException out;
+    Matcher x;
+    if ((x = OBJECT.matcher(m)).find()) {
+      out =
+          PgException.error(
+              SqlState.UNDEFINED_TABLE, "relation \"" + x.group(1) + "\" does not exist");
+    } else if ((x = COLUMN.matcher(m)).find()) {
+      out =
+          PgException.error(
+              SqlState.UNDEFINED_COLUMN, "column \"" + x.group(1) + "\" does not exist");
+    } else if ((x = FUNCTION.matcher(m)).find()) {
+      out =
+          PgException.error(
+              SqlState.UNDEFINED_FUNCTION,
+              "function "
+                  + x.group(1).toLowerCase()
+                  + "("
+                  + x.group(2).toLowerCase()
+                  + ") does not exist");
+    } else if ((x = APPLY.matcher(m)).find()) {
+      out =
+          PgException.error(
+              SqlState.UNDEFINED_FUNCTION, "operator does not exist: " + x.group(2).toLowerCase());
+    } else if (m.contains("/ by zero") || m.contains("Division by zero")) {
+      out = PgException.error(SqlState.DIVISION_BY_ZERO, "division by zero");
+    } else if (m.contains("overflow")) {
+      out = PgException.error(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "value out of range: overflow");
+    } else if (m.contains("Encountered") || m.contains("parse failed")) {
+      out = PgException.error(SqlState.SYNTAX_ERROR, "syntax error: " + firstLine(m));
+    } else if (m.contains("cancel")) {
+      out = PgException.error(SqlState.QUERY_CANCELED, "canceling statement due to user request");
+    } else if (m.contains("Unknown identifier") || m.contains("not found")) {
+      out = PgException.error(SqlState.UNDEFINED_OBJECT, firstLine(m));
+    } else {
+      out = PgException.error("42000", firstLine(m));
+    }
+    Matcher p = POS.matcher(m);
+    if (p.find()) {
+      int line = Integer.parseInt(p.group(1));
+      int col = Integer.parseInt(p.group(2));
+      int off = 0;
+      for (int l = 1; l < line && off >= 0; l++) {
+        off = sql.indexOf('\n', off) + 1;
+      }
+      out = out.withPosition(Math.max(0, off) + col);
+    }
+    return out;
+  }
+
+  private static String firstLine(String m) {
+    String s = m.strip().lines().filter(l -> !l.isBlank()).reduce((a, b) -> b).orElse("error");
+    s = s.replaceFirst("^.*?Exception: ", "");
+    return s.replaceFirst("^From line \\d+, column \\d+ to line \\d+, column \\d+: ", "");
+  }
+
+  @Override
+  public void close() {
+    try {
+      conn.close();
+    } catch (SQLException ignored) {
+      // closing anyway
+    }
+  }
+}

@@ -1,0 +1,105 @@
+package dev.tideway.frontend.batch;
+
+import dev.tideway.common.plan.ColumnDesc;
+import dev.tideway.common.plan.ColumnOrder;
+import dev.tideway.common.row.Row;
+import dev.tideway.frontend.meta.BatchReader;
+import dev.tideway.frontend.meta.Relation;
+import dev.tideway.frontend.sql.SqlTypes;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.LongSupplier;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.Linq4j;
+import org.apache.calcite.rel.RelCollations;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.schema.ScannableTable;
+import org.apache.calcite.schema.Statistic;
+import org.apache.calcite.schema.Statistics;
+import org.apache.calcite.schema.impl.AbstractTable;
+import org.apache.calcite.util.ImmutableBitSet;
+
+/**
+ * A table, source or MV as Calcite sees it: its visible columns (or all of them, for the internal
+ * schema DML uses), scanned through a {@link BatchReader} at the committed epoch. Its statistic
+ * names the primary key as unique key, which the stream planner reads as the stream key.
+ */
+public final class StoredTable extends AbstractTable implements ScannableTable {
+  private final Relation relation;
+  private final boolean allColumns;
+  private final BatchReader reader;
+  private final LongSupplier epoch;
+
+  public StoredTable(
+      Relation relation, boolean allColumns, BatchReader reader, LongSupplier epoch) {
+    this.relation = relation;
+    this.allColumns = allColumns;
+    this.reader = reader;
+    this.epoch = epoch;
+  }
+
+  public Relation relation() {
+    return relation;
+  }
+
+  private int[] columnIndices() {
+    return allColumns
+        ? java.util.stream.IntStream.range(0, relation.table().columns().size()).toArray()
+        : relation.visibleIndices();
+  }
+
+  @Override
+  public RelDataType getRowType(RelDataTypeFactory f) {
+    RelDataTypeFactory.Builder b = f.builder();
+    for (int i : columnIndices()) {
+      ColumnDesc c = relation.table().columns().get(i);
+      b.add(c.name(), SqlTypes.toRelType(f, c.type()));
+    }
+    return b.build();
+  }
+
+  @Override
+  public Statistic getStatistic() {
+    int[] idx = columnIndices();
+    List<Integer> key = new ArrayList<>();
+    for (ColumnOrder o : relation.table().pk()) {
+      int pos = indexOf(idx, o.index());
+      if (pos < 0) {
+        return Statistics.UNKNOWN;
+      }
+      key.add(pos);
+    }
+    return Statistics.of(
+        100d,
+        List.of(ImmutableBitSet.of(key)),
+        List.of(
+            RelCollations.of(
+                key.stream().map(org.apache.calcite.rel.RelFieldCollation::new).toList())));
+  }
+
+  private static int indexOf(int[] a, int v) {
+    for (int i = 0; i < a.length; i++) {
+      if (a[i] == v) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  @Override
+  public Enumerable<Object[]> scan(DataContext root) {
+    int[] idx = columnIndices();
+    List<ColumnDesc> cols = relation.table().columns();
+    List<Object[]> out = new ArrayList<>();
+    for (Row r : reader.scan(relation.id(), epoch.getAsLong())) {
+      Object[] v = new Object[idx.length];
+      for (int i = 0; i < idx.length; i++) {
+        v[i] = CalciteValues.toInternal(cols.get(idx[i]).type(), r.get(idx[i]));
+      }
+      out.add(v);
+    }
+    return Linq4j.asEnumerable(out);
+  }
+}

@@ -1,0 +1,76 @@
+package dev.tideway.frontend.pgwire;
+
+import dev.tideway.common.types.DataType;
+import java.util.List;
+
+/**
+ * What the protocol needs from the SQL layer for one connection. Calls come from the connection's
+ * thread only, except {@link #cancel()}, which a CancelRequest on another connection makes.
+ */
+public interface PgSession {
+
+  /** A result column as RowDescription describes it. */
+  record Column(String name, DataType type) {}
+
+  /**
+   * A parsed, described statement.
+   *
+   * @param sql the statement text
+   * @param paramTypes one type per {@code $n} placeholder (inferred where the client sent OID 0)
+   * @param columns the result columns, or null when the statement returns no rows
+   * @param plan the session's own parsed form, opaque to the protocol
+   */
+  record Prepared(String sql, List<DataType> paramTypes, List<Column> columns, Object plan) {}
+
+  /**
+   * The outcome of running a statement.
+   *
+   * @param columns the result columns, or null for a command without rows
+   * @param rows the rows (Java values per column type), empty for commands
+   * @param tag the command tag ({@code SELECT} gets its row count appended by the protocol)
+   */
+  record Result(List<Column> columns, List<Object[]> rows, String tag) {
+    /** A command without rows. */
+    public static Result command(String tag) {
+      return new Result(null, List.of(), tag);
+    }
+
+    /** Rows answering a query. */
+    public static Result rows(List<Column> columns, List<Object[]> rows) {
+      return new Result(columns, rows, "SELECT");
+    }
+  }
+
+  /** Receives notices while a statement runs (sent to the client as NoticeResponse). */
+  interface NoticeSink {
+    void notice(String message);
+  }
+
+  /** Splits a simple-query string into statements (string literals and comments respected). */
+  List<String> split(String sql);
+
+  /**
+   * Parses and describes one statement.
+   *
+   * @param paramOids parameter type OIDs the client gave; 0 (or missing) means infer
+   */
+  Prepared prepare(String sql, int[] paramOids);
+
+  /** Runs a prepared statement with its bound parameter values. */
+  Result execute(Prepared prepared, List<Object> params, NoticeSink notices);
+
+  /** Asks the running statement to stop with {@code 57014}; callable from any thread. */
+  void cancel();
+
+  /** The connection closed. */
+  void close();
+
+  /** Opens sessions for authenticated connections. */
+  interface Factory {
+    /**
+     * A new session for {@code user} on {@code database}; a {@link PgException} (FATAL 3D000 for an
+     * unknown database) refuses the connection.
+     */
+    PgSession open(String user, String database);
+  }
+}

@@ -1,0 +1,36 @@
+package dev.tideway.frontend.pgwire;
+
+/** The SQLSTATE codes Tideway sends (PostgreSQL's {@code errcodes.txt} names). */
+public final class SqlState {
+  private SqlState() {}
+
+  public static final String SUCCESSFUL_COMPLETION = "00000";
+  public static final String WARNING = "01000";
+  public static final String PROTOCOL_VIOLATION = "08P01";
+  public static final String FEATURE_NOT_SUPPORTED = "0A000";
+  public static final String INVALID_PASSWORD = "28P01";
+  public static final String INVALID_AUTHORIZATION = "28000";
+  public static final String INVALID_CATALOG_NAME = "3D000";
+  public static final String INVALID_SQL_STATEMENT_NAME = "26000";
+  public static final String INVALID_CURSOR_NAME = "34000";
+  public static final String SYNTAX_ERROR = "42601";
+  public static final String UNDEFINED_TABLE = "42P01";
+  public static final String UNDEFINED_COLUMN = "42703";
+  public static final String UNDEFINED_FUNCTION = "42883";
+  public static final String UNDEFINED_OBJECT = "42704";
+  public static final String DUPLICATE_TABLE = "42P07";
+  public static final String DUPLICATE_OBJECT = "42710";
+  public static final String INDETERMINATE_DATATYPE = "42P18";
+  public static final String DATATYPE_MISMATCH = "42804";
+  public static final String INVALID_PARAMETER_VALUE = "22023";
+  public static final String INVALID_TEXT_REPRESENTATION = "22P02";
+  public static final String DIVISION_BY_ZERO = "22012";
+  public static final String NUMERIC_VALUE_OUT_OF_RANGE = "22003";
+  public static final String UNIQUE_VIOLATION = "23505";
+  public static final String NOT_NULL_VIOLATION = "23502";
+  public static final String DEPENDENT_OBJECTS_STILL_EXIST = "2BP01";
+  public static final String QUERY_CANCELED = "57014";
+  public static final String TOO_MANY_CONNECTIONS = "53300";
+  public static final String PROGRAM_LIMIT_EXCEEDED = "54000";
+  public static final String INTERNAL_ERROR = "XX000";
+}

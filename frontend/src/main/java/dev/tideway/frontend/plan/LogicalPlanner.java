@@ -1,0 +1,81 @@
+package dev.tideway.frontend.plan;
+
+import dev.tideway.frontend.batch.BatchEngine;
+import dev.tideway.frontend.batch.RelationSchema;
+import dev.tideway.frontend.batch.TwTypeSystem;
+import dev.tideway.frontend.meta.BatchReader;
+import dev.tideway.frontend.meta.MetaClient;
+import dev.tideway.frontend.sql.StatementParser;
+import java.util.List;
+import org.apache.calcite.plan.hep.HepPlanner;
+import org.apache.calcite.plan.hep.HepProgram;
+import org.apache.calcite.plan.hep.HepProgramBuilder;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.rules.CoreRules;
+import org.apache.calcite.schema.SchemaPlus;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.fun.SqlLibrary;
+import org.apache.calcite.sql.fun.SqlLibraryOperatorTableFactory;
+import org.apache.calcite.sql.validate.SqlConformanceEnum;
+import org.apache.calcite.sql.validate.SqlValidator;
+import org.apache.calcite.sql2rel.SqlToRelConverter;
+import org.apache.calcite.tools.FrameworkConfig;
+import org.apache.calcite.tools.Frameworks;
+import org.apache.calcite.tools.Planner;
+
+/**
+ * A materialized view's query to a simplified logical {@link RelNode}: Calcite parse (with {@link
+ * WindowRewriter}), validate and convert against the catalog's {@code public} schema (a fresh
+ * planner per statement: Calcite planners are single-use and not thread-safe), then a Hep pass that
+ * pushes filters into joins and merges projections.
+ */
+public final class LogicalPlanner {
+  private static final HepProgram HEP =
+      new HepProgramBuilder()
+          .addRuleCollection(
+              List.of(
+                  CoreRules.FILTER_INTO_JOIN,
+                  CoreRules.JOIN_CONDITION_PUSH,
+                  CoreRules.FILTER_PROJECT_TRANSPOSE,
+                  CoreRules.FILTER_MERGE,
+                  CoreRules.PROJECT_MERGE,
+                  CoreRules.PROJECT_REMOVE,
+                  CoreRules.AGGREGATE_PROJECT_MERGE))
+          .build();
+
+  private LogicalPlanner() {}
+
+  /** Plans {@code query} (Calcite-ready text). Errors come back as PostgreSQL errors. */
+  public static RelNode plan(String query, MetaClient meta, BatchReader reader) {
+    SchemaPlus root = Frameworks.createRootSchema(false);
+    SchemaPlus pub = root.add("public", new RelationSchema(meta, reader, false));
+    FrameworkConfig config =
+        Frameworks.newConfigBuilder()
+            .parserConfig(StatementParser.PARSER)
+            .defaultSchema(pub)
+            .typeSystem(TwTypeSystem.INSTANCE)
+            .operatorTable(
+                SqlLibraryOperatorTableFactory.INSTANCE.getOperatorTable(
+                    SqlLibrary.STANDARD, SqlLibrary.POSTGRESQL))
+            .sqlValidatorConfig(
+                SqlValidator.Config.DEFAULT
+                    .withConformance(SqlConformanceEnum.LENIENT)
+                    .withIdentifierExpansion(true))
+            .sqlToRelConverterConfig(
+                SqlToRelConverter.config().withTrimUnusedFields(true).withExpand(false))
+            .build();
+    Planner planner = Frameworks.getPlanner(config);
+    try {
+      SqlNode parsed = planner.parse(query).accept(new WindowRewriter());
+      SqlNode validated = planner.validate(parsed);
+      RelNode rel = planner.rel(validated).project();
+      HepPlanner hep = new HepPlanner(HEP);
+      hep.setRoot(rel);
+      return hep.findBestExp();
+    } catch (Exception e) {
+      throw BatchEngine.translate(e, query);
+    } finally {
+      planner.close();
+    }
+  }
+}

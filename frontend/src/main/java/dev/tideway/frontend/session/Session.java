@@ -1,0 +1,228 @@
+package dev.tideway.frontend.session;
+
+import dev.tideway.common.types.DataType;
+import dev.tideway.frontend.batch.BatchEngine;
+import dev.tideway.frontend.graph.PlanPrinter;
+import dev.tideway.frontend.meta.BatchReader;
+import dev.tideway.frontend.meta.DdlCommand;
+import dev.tideway.frontend.meta.DmlWriter;
+import dev.tideway.frontend.meta.MetaClient;
+import dev.tideway.frontend.pgwire.PgException;
+import dev.tideway.frontend.pgwire.PgSession;
+import dev.tideway.frontend.pgwire.PgType;
+import dev.tideway.frontend.pgwire.SqlState;
+import dev.tideway.frontend.plan.StreamPlanBuilder;
+import dev.tideway.frontend.sql.Statement;
+import dev.tideway.frontend.sql.StatementParser;
+import dev.tideway.frontend.syscatalog.PgFunctions;
+import dev.tideway.frontend.syscatalog.ShowCommands;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One connection's SQL session. {@link #prepare} parses and describes (result columns, parameter
+ * types inferred by Calcite where the client sent none); {@link #execute} dispatches on the {@link
+ * Statement}: queries to the batch engine, DML to {@link DmlRunner}, DDL to {@link DdlRunner},
+ * SHOW/SET/FLUSH/CANCEL to the catalog and meta.
+ *
+ * <p>Thread confinement: the connection's thread, except {@link #cancel()} (any thread), which
+ * cancels the running batch query and, for a foreground CREATE MATERIALIZED VIEW, its job.
+ */
+public final class Session implements PgSession {
+  /** The job a foreground CREATE MATERIALIZED VIEW is waiting for, so that cancel can reach it. */
+  static final class JobSlot {
+    private volatile long id = -1;
+
+    void set(long jobId) {
+      id = jobId;
+    }
+
+    void clear() {
+      id = -1;
+    }
+
+    long get() {
+      return id;
+    }
+  }
+
+  private final MetaClient meta;
+  private final BatchEngine engine;
+  private final DdlRunner ddl;
+  private final DmlRunner dml;
+  private final SessionVars vars = new SessionVars();
+  private final JobSlot job = new JobSlot();
+
+  public Session(MetaClient meta, BatchReader reader, DmlWriter writer, BatchEngine engine) {
+    this.meta = meta;
+    this.engine = engine;
+    this.ddl = new DdlRunner(meta, reader);
+    this.dml = new DmlRunner(meta, writer, engine);
+  }
+
+  @Override
+  public List<String> split(String sql) {
+    return StatementParser.split(sql);
+  }
+
+  @Override
+  public Prepared prepare(String sql, int[] paramOids) {
+    PgFunctions.CURRENT.set(meta);
+    try {
+      StatementParser.Parsed parsed = StatementParser.parse(sql);
+      Statement s = parsed.statement();
+      List<DataType> calciteParams = List.of();
+      List<Column> columns = null;
+      if (s instanceof Statement.Query q) {
+        BatchEngine.Described d = engine.describe(q.sql());
+        columns = d.columns().stream().map(c -> new Column(c.name(), c.type())).toList();
+        calciteParams = d.paramTypes();
+      } else if (s instanceof Statement.Insert ins) {
+        calciteParams = engine.describe(dml.typedSource(ins)).paramTypes();
+      } else if (s instanceof Statement.Update || s instanceof Statement.Delete) {
+        calciteParams = engine.describe(DmlRunner.selectFor(s)).paramTypes();
+      } else if (s instanceof Statement.Show sh) {
+        columns = ShowCommands.columns(sh.what());
+      } else if (s instanceof Statement.Explain) {
+        columns = List.of(new Column("QUERY PLAN", DataType.VARCHAR));
+      } else if (s instanceof Statement.CancelJobs) {
+        columns = List.of(new Column("Id", DataType.BIGINT));
+      }
+      return new Prepared(
+          sql, paramTypes(parsed.paramOrder(), calciteParams, paramOids), columns, parsed);
+    } finally {
+      PgFunctions.CURRENT.remove();
+    }
+  }
+
+  private static List<DataType> paramTypes(
+      List<Integer> order, List<DataType> calcite, int[] oids) {
+    int n = Math.max(oids.length, order.stream().mapToInt(Integer::intValue).max().orElse(0));
+    List<DataType> out = new ArrayList<>();
+    for (int k = 1; k <= n; k++) {
+      DataType t = null;
+      if (k <= oids.length && oids[k - 1] != 0) {
+        PgType pt = PgType.ofOid(oids[k - 1]);
+        t = pt == null ? DataType.VARCHAR : pt.dataType();
+      }
+      for (int i = 0; t == null && i < order.size(); i++) {
+        if (order.get(i) == k && i < calcite.size()) {
+          t = calcite.get(i);
+        }
+      }
+      out.add(t == null ? DataType.VARCHAR : t);
+    }
+    return out;
+  }
+
+  @Override
+  public Result execute(Prepared prepared, List<Object> params, NoticeSink notices) {
+    PgFunctions.CURRENT.set(meta);
+    try {
+      StatementParser.Parsed parsed = (StatementParser.Parsed) prepared.plan();
+      List<Object> bound = new ArrayList<>();
+      for (int pgParam : parsed.paramOrder()) {
+        bound.add(params.get(pgParam - 1));
+      }
+      return run(parsed.statement(), prepared.sql(), bound, notices);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw PgException.error(SqlState.QUERY_CANCELED, "canceling statement due to user request");
+    } finally {
+      PgFunctions.CURRENT.remove();
+    }
+  }
+
+  private Result run(Statement s, String sql, List<Object> params, NoticeSink notices)
+      throws InterruptedException {
+    if (s instanceof Statement.Query q) {
+      BatchEngine.Result r = engine.query(q.sql(), params);
+      return Result.rows(
+          r.columns().stream().map(c -> new Column(c.name(), c.type())).toList(), r.rows());
+    }
+    if (s instanceof Statement.Insert i) {
+      return Result.command(dml.insert(i, params));
+    }
+    if (s instanceof Statement.Update u) {
+      return Result.command(dml.update(u, params));
+    }
+    if (s instanceof Statement.Delete d) {
+      return Result.command(dml.delete(d, params));
+    }
+    if (s instanceof Statement.CreateTable ct) {
+      return Result.command(ddl.createTable(ct, sql, notices));
+    }
+    if (s instanceof Statement.CreateSource cs) {
+      return Result.command(ddl.createSource(cs, sql, notices));
+    }
+    if (s instanceof Statement.CreateMaterializedView mv) {
+      return Result.command(ddl.createView(mv, sql, vars.backgroundDdl(), notices, job));
+    }
+    if (s instanceof Statement.Drop d) {
+      return Result.command(ddl.drop(d, notices));
+    }
+    return runCommand(s);
+  }
+
+  private Result runCommand(Statement s) throws InterruptedException {
+    if (s instanceof Statement.Show sh) {
+      return Result.rows(
+          ShowCommands.columns(sh.what()), ShowCommands.rows(sh.what(), meta, vars.all()));
+    }
+    if (s instanceof Statement.SetVar sv) {
+      vars.set(sv.name(), sv.value());
+      return Result.command("SET");
+    }
+    if (s instanceof Statement.Flush) {
+      meta.flush();
+      return Result.command("FLUSH");
+    }
+    if (s instanceof Statement.CancelJobs c) {
+      List<Long> done =
+          meta.submit(new DdlCommand.CancelJobs(c.ids()), MetaClient.ProgressListener.NONE);
+      List<Object[]> rows = done.stream().map(id -> new Object[] {id}).toList();
+      return new Result(
+          List.of(new Column("Id", DataType.BIGINT)), rows, "CANCEL_JOBS " + rows.size());
+    }
+    if (s instanceof Statement.Explain e) {
+      return Result.rows(List.of(new Column("QUERY PLAN", DataType.VARCHAR)), explain(e.inner()));
+    }
+    if (s instanceof Statement.NoOp n) {
+      return Result.command(n.tag());
+    }
+    throw PgException.unsupported(s.getClass().getSimpleName());
+  }
+
+  private List<Object[]> explain(Statement inner) {
+    List<String> lines = new ArrayList<>();
+    if (inner instanceof Statement.CreateMaterializedView mv) {
+      StreamPlanBuilder.Planned p = ddl.planView(mv, meta.allocateId());
+      lines.addAll(PlanPrinter.explain(p.root()));
+    } else {
+      Statement.Query q = (Statement.Query) inner;
+      BatchEngine.Result r = engine.query("EXPLAIN PLAN FOR " + q.sql(), List.of());
+      for (Object[] row : r.rows()) {
+        lines.addAll(List.of(String.valueOf(row[0]).split("\n")));
+      }
+    }
+    return lines.stream().map(l -> new Object[] {l}).toList();
+  }
+
+  @Override
+  public void cancel() {
+    engine.cancel();
+    long id = job.get();
+    if (id >= 0) {
+      try {
+        meta.submit(new DdlCommand.CancelJobs(List.of(id)), MetaClient.ProgressListener.NONE);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    engine.close();
+  }
+}

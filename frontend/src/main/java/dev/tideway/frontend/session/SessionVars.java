@@ -1,0 +1,85 @@
+package dev.tideway.frontend.session;
+
+import dev.tideway.frontend.pgwire.PgException;
+import dev.tideway.frontend.pgwire.SqlState;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Session variables ({@code SET} / {@code SHOW}). Unknown names are {@code 42704}, as PostgreSQL
+ * answers; values of Tideway's own variables are checked.
+ *
+ * <p>Thread confinement: the session's connection thread.
+ */
+final class SessionVars {
+  private final Map<String, String> vars = new LinkedHashMap<>();
+
+  SessionVars() {
+    vars.put("background_ddl", "false");
+    vars.put("backfill_rate_limit", "default");
+    vars.put("application_name", "");
+    vars.put("search_path", "public");
+    vars.put("timezone", "UTC");
+    vars.put("client_encoding", "UTF8");
+    vars.put("datestyle", "ISO, MDY");
+    vars.put("intervalstyle", "postgres");
+    vars.put("extra_float_digits", "1");
+    vars.put("server_version", "13.14.0");
+    vars.put("server_version_num", "130014");
+    vars.put("standard_conforming_strings", "on");
+    vars.put("transaction_isolation", "read committed");
+    vars.put("statement_timeout", "0");
+    vars.put("streaming_parallelism", "default");
+  }
+
+  Map<String, String> all() {
+    return vars;
+  }
+
+  boolean backgroundDdl() {
+    return vars.get("background_ddl").equals("true");
+  }
+
+  void set(String name, String value) {
+    String n = name.toLowerCase(Locale.ROOT);
+    if (n.equals("transaction") || n.equals("session characteristics")) {
+      return;
+    }
+    if (!vars.containsKey(n)) {
+      throw PgException.error(
+          SqlState.UNDEFINED_OBJECT, "unrecognized configuration parameter \"" + name + "\"");
+    }
+    String v = value;
+    switch (n) {
+      case "background_ddl" -> v = bool(n, value);
+      case "backfill_rate_limit" -> {
+        if (!value.equalsIgnoreCase("default")) {
+          try {
+            if (Long.parseLong(value.trim()) < 0) {
+              throw new NumberFormatException();
+            }
+          } catch (NumberFormatException e) {
+            throw PgException.error(
+                    SqlState.INVALID_PARAMETER_VALUE,
+                    "invalid value for parameter \"backfill_rate_limit\": \"" + value + "\"")
+                .withHint("use a non-negative number of rows per second, or DEFAULT");
+          }
+        }
+      }
+      default -> {}
+    }
+    vars.put(n, v);
+  }
+
+  private static String bool(String name, String value) {
+    return switch (value.toLowerCase(Locale.ROOT)) {
+      case "true", "on", "1", "yes", "t" -> "true";
+      case "false", "off", "0", "no", "f" -> "false";
+      default ->
+          throw PgException.error(
+              SqlState.INVALID_PARAMETER_VALUE,
+              "parameter \"" + name + "\" requires a Boolean value");
+    };
+  }
+}

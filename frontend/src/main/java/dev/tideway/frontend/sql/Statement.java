@@ -1,0 +1,61 @@
+package dev.tideway.frontend.sql;
+
+import dev.tideway.common.types.DataType;
+import dev.tideway.frontend.meta.RelationKind;
+import java.util.List;
+import java.util.Map;
+
+/** A parsed statement, as the session dispatches on it. */
+public sealed interface Statement {
+
+  /** A column in CREATE TABLE / CREATE SOURCE. */
+  record ColumnDef(String name, DataType type, boolean notNull) {}
+
+  /** {@code CREATE TABLE name (cols [, PRIMARY KEY (k)])}; no pk means a hidden {@code _row_id}. */
+  record CreateTable(
+      String name, List<ColumnDef> columns, List<String> primaryKey, boolean ifNotExists)
+      implements Statement {}
+
+  /** {@code CREATE SOURCE name [(cols)] WITH (connector = '...', ...)}. */
+  record CreateSource(String name, List<ColumnDef> columns, Map<String, String> with)
+      implements Statement {}
+
+  /** {@code CREATE MATERIALIZED VIEW name AS query}; {@code query} in Calcite-ready text. */
+  record CreateMaterializedView(String name, String query, boolean ifNotExists)
+      implements Statement {}
+
+  /** {@code INSERT INTO table [(cols)] query}; {@code source} is a VALUES or SELECT query. */
+  record Insert(String table, List<String> columns, String source) implements Statement {}
+
+  /** {@code UPDATE table SET col = expr, ... [WHERE cond]}. */
+  record Update(String table, List<String> columns, List<String> exprs, String where)
+      implements Statement {}
+
+  /** {@code DELETE FROM table [WHERE cond]}. */
+  record Delete(String table, String where) implements Statement {}
+
+  /** A query (SELECT, VALUES, WITH, set operations) in Calcite-ready text. */
+  record Query(String sql) implements Statement {}
+
+  /** {@code DROP TABLE|MATERIALIZED VIEW|SOURCE [IF EXISTS] name [CASCADE]}. */
+  record Drop(RelationKind kind, String name, boolean ifExists, boolean cascade)
+      implements Statement {}
+
+  /** {@code SHOW TABLES|MATERIALIZED VIEWS|SOURCES|JOBS|<parameter>}. */
+  record Show(String what) implements Statement {}
+
+  /** {@code SET name = value} / {@code SET name TO value}. */
+  record SetVar(String name, String value) implements Statement {}
+
+  /** {@code FLUSH}: wait for the next checkpoint. */
+  record Flush() implements Statement {}
+
+  /** {@code CANCEL JOBS id, ...}. */
+  record CancelJobs(List<Long> ids) implements Statement {}
+
+  /** {@code EXPLAIN statement}. */
+  record Explain(Statement inner) implements Statement {}
+
+  /** Accepted and ignored, answered with {@code tag} (BEGIN, COMMIT, DISCARD ALL, ...). */
+  record NoOp(String tag) implements Statement {}
+}

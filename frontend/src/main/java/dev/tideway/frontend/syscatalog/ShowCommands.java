@@ -1,0 +1,66 @@
+package dev.tideway.frontend.syscatalog;
+
+import dev.tideway.common.types.DataType;
+import dev.tideway.frontend.meta.DdlJob;
+import dev.tideway.frontend.meta.MetaClient;
+import dev.tideway.frontend.meta.Relation;
+import dev.tideway.frontend.meta.RelationKind;
+import dev.tideway.frontend.pgwire.PgException;
+import dev.tideway.frontend.pgwire.PgSession;
+import dev.tideway.frontend.pgwire.SqlState;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** The rows of {@code SHOW TABLES | MATERIALIZED VIEWS | SOURCES | JOBS | <parameter>}. */
+public final class ShowCommands {
+  private ShowCommands() {}
+
+  /** The columns {@code SHOW what} returns (known before running it). */
+  public static List<PgSession.Column> columns(String what) {
+    return switch (what) {
+      case "tables", "materialized views", "sources" ->
+          List.of(new PgSession.Column("Name", DataType.VARCHAR));
+      case "jobs" ->
+          List.of(
+              new PgSession.Column("Id", DataType.BIGINT),
+              new PgSession.Column("Statement", DataType.VARCHAR),
+              new PgSession.Column("Progress", DataType.VARCHAR),
+              new PgSession.Column("Create Type", DataType.VARCHAR));
+      default -> List.of(new PgSession.Column(what.replace(' ', '_'), DataType.VARCHAR));
+    };
+  }
+
+  /** Runs {@code SHOW what} against the catalog and the session's variables. */
+  public static List<Object[]> rows(String what, MetaClient meta, Map<String, String> vars) {
+    List<Object[]> out = new ArrayList<>();
+    switch (what) {
+      case "tables" -> names(meta, RelationKind.TABLE, out);
+      case "materialized views" -> names(meta, RelationKind.MATERIALIZED_VIEW, out);
+      case "sources" -> names(meta, RelationKind.SOURCE, out);
+      case "jobs" -> {
+        for (DdlJob j : meta.jobs()) {
+          out.add(new Object[] {j.ddlId(), j.statement(), j.progress().render(), j.createType()});
+        }
+      }
+      default -> {
+        String v = vars.get(what);
+        if (v == null) {
+          throw PgException.error(
+              SqlState.UNDEFINED_OBJECT, "unrecognized configuration parameter \"" + what + "\"");
+        }
+        out.add(new Object[] {v});
+      }
+    }
+    return out;
+  }
+
+  private static void names(MetaClient meta, RelationKind kind, List<Object[]> out) {
+    for (Relation r : meta.relations()) {
+      if (r.kind() == kind) {
+        out.add(new Object[] {r.name()});
+      }
+    }
+    out.sort((a, b) -> ((String) a[0]).compareTo((String) b[0]));
+  }
+}

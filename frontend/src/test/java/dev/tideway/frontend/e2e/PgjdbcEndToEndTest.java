@@ -1,0 +1,186 @@
+package dev.tideway.frontend.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The SQL surface through pgjdbc, in extended (default) and simple query mode. */
+class PgjdbcEndToEndTest {
+  private static TestCluster cluster;
+
+  @BeforeAll
+  static void start() throws Exception {
+    cluster = new TestCluster();
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    cluster.close();
+  }
+
+  private static String sqlState(Throwable e) {
+    return ((SQLException) e).getSQLState();
+  }
+
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void createInsertSelectUpdateDelete(boolean simple) throws Exception {
+    String t = simple ? "t_simple" : "t_ext";
+    try (Connection c = cluster.connect(simple);
+        Statement st = c.createStatement()) {
+      st.execute("CREATE TABLE " + t + " (id BIGINT PRIMARY KEY, k INT, v VARCHAR)");
+      assertThat(st.executeUpdate("INSERT INTO " + t + " VALUES (1, 10, 'a'), (2, 20, 'b')"))
+          .isEqualTo(2);
+      assertThat(
+              st.executeUpdate(
+                  "INSERT INTO "
+                      + t
+                      + " SELECT g, g % 7, 'c' || g FROM generate_series(3, 10) AS g"))
+          .isEqualTo(8);
+      st.execute("FLUSH");
+      assertThat(TestCluster.rows(st, "SELECT count(*), sum(id) FROM " + t))
+          .containsExactly("10|55");
+      assertThat(st.executeUpdate("UPDATE " + t + " SET k = k + 1, v = upper(v) WHERE id <= 2"))
+          .isEqualTo(2);
+      assertThat(TestCluster.rows(st, "SELECT id, k, v FROM " + t + " WHERE id < 3 ORDER BY id"))
+          .containsExactly("1|11|A", "2|21|B");
+      assertThat(st.executeUpdate("DELETE FROM " + t + " WHERE id > 5")).isEqualTo(5);
+      assertThat(TestCluster.rows(st, "SELECT count(*) FROM " + t)).containsExactly("5");
+    }
+  }
+
+  @Test
+  void tableWithoutPrimaryKeyHidesRowId() throws Exception {
+    try (Connection c = cluster.connect(false);
+        Statement st = c.createStatement()) {
+      st.execute("CREATE TABLE nopk (a INT, b VARCHAR)");
+      st.execute("INSERT INTO nopk VALUES (1, 'x'), (1, 'x')");
+      assertThat(TestCluster.rows(st, "SELECT * FROM nopk")).containsExactly("1|x", "1|x");
+      try (ResultSet rs = st.executeQuery("SELECT * FROM nopk")) {
+        assertThat(rs.getMetaData().getColumnCount()).isEqualTo(2);
+      }
+    }
+  }
+
+  @Test
+  void preparedStatementsWithParametersAcrossBinarySwitch() throws Exception {
+    try (Connection c = cluster.connect(false);
+        Statement st = c.createStatement()) {
+      st.execute(
+          "CREATE TABLE prep (id BIGINT PRIMARY KEY, price DECIMAL(10,2), ts TIMESTAMP, d DATE)");
+      try (PreparedStatement ins = c.prepareStatement("INSERT INTO prep VALUES (?, ?, ?, ?)")) {
+        for (int i = 1; i <= 8; i++) {
+          ins.setLong(1, i);
+          ins.setBigDecimal(2, new java.math.BigDecimal(i + ".25"));
+          ins.setObject(3, java.time.LocalDateTime.of(2024, 1, i, 3, 4, 5));
+          ins.setObject(4, java.time.LocalDate.of(2024, 1, i));
+          assertThat(ins.executeUpdate()).isEqualTo(1);
+        }
+      }
+      try (PreparedStatement q =
+          c.prepareStatement("SELECT id, price, ts, d FROM prep WHERE id = ?")) {
+        for (int i = 1; i <= 8; i++) {
+          q.setLong(1, i);
+          try (ResultSet rs = q.executeQuery()) {
+            assertThat(rs.next()).isTrue();
+            assertThat(rs.getLong(1)).isEqualTo(i);
+            assertThat(rs.getBigDecimal(2)).isEqualByComparingTo(i + ".25");
+            assertThat(rs.getObject(3, java.time.LocalDateTime.class))
+                .isEqualTo(java.time.LocalDateTime.of(2024, 1, i, 3, 4, 5));
+            assertThat(rs.getObject(4, java.time.LocalDate.class))
+                .isEqualTo(java.time.LocalDate.of(2024, 1, i));
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void materializedViewOverTableAndOverView() throws Exception {
+    try (Connection c = cluster.connect(false);
+        Statement st = c.createStatement()) {
+      st.execute("CREATE TABLE orders (id BIGINT PRIMARY KEY, cust INT, amount INT)");
+      st.execute("INSERT INTO orders SELECT g, g % 3, g FROM generate_series(1, 9) g");
+      st.execute(
+          "CREATE MATERIALIZED VIEW per_cust AS SELECT cust, count(*) AS n, sum(amount) AS total FROM orders GROUP BY cust");
+      st.execute(
+          "CREATE MATERIALIZED VIEW big AS SELECT cust, total FROM per_cust WHERE total > 12");
+      assertThat(TestCluster.rows(st, "SELECT * FROM per_cust ORDER BY cust"))
+          .containsExactly("0|3|18", "1|3|12", "2|3|15");
+      assertThat(TestCluster.rows(st, "SELECT * FROM big ORDER BY cust"))
+          .containsExactly("0|18", "2|15");
+      assertThat(TestCluster.rows(st, "SHOW MATERIALIZED VIEWS")).contains("big", "per_cust");
+      assertThatThrownBy(() -> st.execute("DROP TABLE orders"))
+          .satisfies(e -> assertThat(sqlState(e)).isEqualTo("2BP01"));
+      st.execute("DROP MATERIALIZED VIEW big");
+      st.execute("DROP TABLE orders CASCADE");
+      assertThat(TestCluster.rows(st, "SHOW MATERIALIZED VIEWS")).doesNotContain("per_cust", "big");
+    }
+  }
+
+  @Test
+  void errorsCarrySqlStates() throws Exception {
+    try (Connection c = cluster.connect(false);
+        Statement st = c.createStatement()) {
+      assertThatThrownBy(() -> st.executeQuery("SELECT * FROM nosuch_table"))
+          .satisfies(e -> assertThat(sqlState(e)).isEqualTo("42P01"))
+          .hasMessageContaining("relation \"nosuch_table\" does not exist");
+      assertThatThrownBy(() -> st.executeQuery("SELEC 1"))
+          .satisfies(e -> assertThat(sqlState(e)).isEqualTo("42601"));
+      assertThatThrownBy(() -> st.execute("CREATE VIEW v AS SELECT 1"))
+          .satisfies(e -> assertThat(sqlState(e)).isEqualTo("0A000"))
+          .hasMessageContaining("CREATE VIEW is not supported");
+      st.execute("CREATE TABLE errs (a INT)");
+      assertThatThrownBy(() -> st.execute("CREATE TABLE errs (a INT)"))
+          .satisfies(e -> assertThat(sqlState(e)).isEqualTo("42P07"));
+      assertThatThrownBy(() -> st.executeQuery("SELECT nosuch_col FROM errs"))
+          .satisfies(e -> assertThat(sqlState(e)).isEqualTo("42703"));
+      assertThatThrownBy(() -> st.execute("SET nosuch_param = 1"))
+          .satisfies(e -> assertThat(sqlState(e)).isEqualTo("42704"));
+      assertThatThrownBy(
+              () ->
+                  st.execute(
+                      "CREATE MATERIALIZED VIEW lj AS SELECT * FROM errs a LEFT JOIN errs b ON a.a = b.a"))
+          .satisfies(e -> assertThat(sqlState(e)).isEqualTo("0A000"))
+          .hasMessageContaining("LEFT JOIN");
+      // the connection still works
+      assertThat(TestCluster.rows(st, "SELECT 1 + 1")).containsExactly("2");
+    }
+  }
+
+  @Test
+  void setShowAndCatalogViaMetadata() throws Exception {
+    try (Connection c = cluster.connect(false);
+        Statement st = c.createStatement()) {
+      st.execute("SET BACKGROUND_DDL = true");
+      assertThat(TestCluster.rows(st, "SHOW background_ddl")).containsExactly("true");
+      st.execute("SET backfill_rate_limit = 1000");
+      assertThat(TestCluster.rows(st, "SHOW backfill_rate_limit")).containsExactly("1000");
+      assertThatThrownBy(() -> st.execute("SET backfill_rate_limit = fast"))
+          .satisfies(e -> assertThat(sqlState(e)).isEqualTo("22023"));
+      st.execute("CREATE TABLE meta_t (id INT PRIMARY KEY, name VARCHAR)");
+      try (ResultSet rs = c.getMetaData().getTables(null, "public", "meta_t", null)) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getString("TABLE_NAME")).isEqualTo("meta_t");
+        assertThat(rs.getString("TABLE_TYPE")).isEqualTo("TABLE");
+      }
+      try (ResultSet rs = c.getMetaData().getColumns(null, "public", "meta_t", "%")) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getString("COLUMN_NAME")).isEqualTo("id");
+        assertThat(rs.getString("TYPE_NAME")).isEqualTo("int4");
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getString("COLUMN_NAME")).isEqualTo("name");
+      }
+    }
+  }
+}

@@ -1,0 +1,105 @@
+package dev.tideway.frontend.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The real {@code psql} binary against the frontend (skipped, saying so, when psql is absent). */
+class PsqlEndToEndTest {
+  private static TestCluster cluster;
+  private static String psql;
+
+  @BeforeAll
+  static void start() throws Exception {
+    for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+      File f = new File(dir, "psql");
+      if (f.canExecute()) {
+        psql = f.getPath();
+        break;
+      }
+    }
+    Assumptions.assumeTrue(
+        psql != null,
+        "psql not found on PATH: install postgresql-client to run the psql end-to-end tests");
+    cluster = new TestCluster();
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  /** Runs psql with {@code -c} commands; returns exit code and combined output. */
+  private static Run psql(String... commands) throws Exception {
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                psql,
+                "-X",
+                "-h",
+                "127.0.0.1",
+                "-p",
+                String.valueOf(cluster.port),
+                "-U",
+                "root",
+                "-d",
+                "dev",
+                "-v",
+                "ON_ERROR_STOP=1",
+                "-v",
+                "VERBOSITY=verbose"));
+    for (String c : commands) {
+      cmd.add("-c");
+      cmd.add(c);
+    }
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+    pb.environment().put("PGCONNECT_TIMEOUT", "10");
+    Process p = pb.start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    return new Run(p.exitValue(), out);
+  }
+
+  record Run(int exit, String out) {}
+
+  @Test
+  void createInsertSelectAndDescribe() throws Exception {
+    Run r =
+        psql(
+            "CREATE TABLE accounts (id BIGINT PRIMARY KEY, owner VARCHAR, balance DECIMAL(10,2))",
+            "INSERT INTO accounts VALUES (1, 'ann', 10.50), (2, 'bob', 3)",
+            "CREATE MATERIALIZED VIEW rich AS SELECT owner, balance FROM accounts WHERE balance > 5",
+            "SELECT * FROM accounts ORDER BY id",
+            "\\dt",
+            "\\dm",
+            "\\d");
+    assertThat(r.exit()).as(r.out()).isZero();
+    assertThat(r.out())
+        .contains("CREATE TABLE", "INSERT 0 2", "CREATE MATERIALIZED VIEW")
+        .contains("  1 | ann   |   10.50")
+        .containsPattern("public \\| accounts\\s+\\| table\\s+\\| root")
+        .containsPattern("public \\| rich\\s+\\| materialized view \\| root");
+  }
+
+  @Test
+  void errorsShowSqlStateAndCaret() throws Exception {
+    Run r = psql("SELECT * FROM nosuch_table");
+    assertThat(r.exit()).isNotZero();
+    assertThat(r.out())
+        .contains("ERROR:  42P01: relation \"nosuch_table\" does not exist")
+        .contains("LINE 1: SELECT * FROM nosuch_table")
+        .contains("^");
+    Run syntax = psql("SELEC 1");
+    assertThat(syntax.out()).contains("42601");
+  }
+}

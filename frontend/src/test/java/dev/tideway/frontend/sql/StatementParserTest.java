@@ -1,0 +1,170 @@
+package dev.tideway.frontend.sql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tideway.common.types.DataType;
+import dev.tideway.frontend.meta.RelationKind;
+import dev.tideway.frontend.pgwire.PgException;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class StatementParserTest {
+  private static Statement parse(String sql) {
+    return StatementParser.parse(sql).statement();
+  }
+
+  private static String sqlState(Throwable e) {
+    return ((PgException) e).sqlState();
+  }
+
+  @Test
+  void createTableWithColumnOrTableLevelPrimaryKeyOrNone() {
+    assertThat(
+            parse(
+                "CREATE TABLE T (ID BIGINT PRIMARY KEY, k int4, v text, ts timestamptz, p NUMERIC(10,2) NOT NULL)"))
+        .isEqualTo(
+            new Statement.CreateTable(
+                "t",
+                List.of(
+                    new Statement.ColumnDef("id", DataType.BIGINT, true),
+                    new Statement.ColumnDef("k", DataType.INT, false),
+                    new Statement.ColumnDef("v", DataType.VARCHAR, false),
+                    new Statement.ColumnDef("ts", DataType.TIMESTAMPTZ, false),
+                    new Statement.ColumnDef("p", DataType.decimal(10, 2), true)),
+                List.of("id"),
+                false));
+    assertThat(
+            ((Statement.CreateTable) parse("create table t (a int, b int, primary key (b, a))"))
+                .primaryKey())
+        .containsExactly("b", "a");
+    assertThat(((Statement.CreateTable) parse("CREATE TABLE \"Mixed\" (a INT)")).name())
+        .isEqualTo("Mixed");
+    assertThat(((Statement.CreateTable) parse("CREATE TABLE t (a INT)")).primaryKey()).isEmpty();
+  }
+
+  @Test
+  void createSourceKeepsDottedOptionKeysAndFillsNexmarkColumns() {
+    Statement.CreateSource s =
+        (Statement.CreateSource)
+            parse(
+                "CREATE SOURCE bid WITH (connector = 'nexmark', nexmark.table.type = 'Bid', nexmark.event.num = 1000)");
+    assertThat(s.with())
+        .isEqualTo(
+            Map.of(
+                "connector", "nexmark", "nexmark.table.type", "Bid", "nexmark.event.num", "1000"));
+    assertThat(s.columns())
+        .extracting(Statement.ColumnDef::name)
+        .startsWith("auction", "bidder", "price");
+    Statement.CreateSource d =
+        (Statement.CreateSource)
+            parse(
+                "create source g (id bigint, v varchar) with (connector='datagen', datagen.rows.per.second='10')");
+    assertThat(d.columns()).hasSize(2);
+    assertThatThrownBy(() -> parse("CREATE SOURCE k WITH (connector = 'kafka')"))
+        .satisfies(e -> assertThat(sqlState(e)).isEqualTo("0A000"))
+        .hasMessageContaining("connector 'kafka'");
+  }
+
+  @Test
+  void dmlIsSplitIntoItsQueries() {
+    assertThat(parse("INSERT INTO t (a, b) VALUES (1, 'x')"))
+        .isEqualTo(new Statement.Insert("t", List.of("a", "b"), "VALUES (1, 'x')"));
+    assertThat(parse("insert into t select g, g % 7 from generate_series(1, 10) as g"))
+        .isEqualTo(
+            new Statement.Insert(
+                "t", List.of(), "select g, g % 7 from generate_series(1, 10) AS g(g)"));
+    assertThat(parse("UPDATE t SET k = k + 1, v = 'a,b' WHERE id < f(1, 2)"))
+        .isEqualTo(
+            new Statement.Update(
+                "t", List.of("k", "v"), List.of("k + 1", "'a,b'"), "id < f(1, 2)"));
+    assertThat(parse("DELETE FROM t WHERE id > 5")).isEqualTo(new Statement.Delete("t", "id > 5"));
+    assertThat(parse("DELETE FROM t")).isEqualTo(new Statement.Delete("t", null));
+    assertThatThrownBy(() -> parse("INSERT INTO t VALUES (1) RETURNING a"))
+        .satisfies(e -> assertThat(sqlState(e)).isEqualTo("0A000"))
+        .hasMessageContaining("RETURNING");
+  }
+
+  @Test
+  void commandsCalciteCannotParse() {
+    assertThat(parse("SHOW TABLES")).isEqualTo(new Statement.Show("tables"));
+    assertThat(parse("show materialized views"))
+        .isEqualTo(new Statement.Show("materialized views"));
+    assertThat(parse("SHOW JOBS")).isEqualTo(new Statement.Show("jobs"));
+    assertThat(parse("SET BACKGROUND_DDL = true"))
+        .isEqualTo(new Statement.SetVar("background_ddl", "true"));
+    assertThat(parse("SET backfill_rate_limit TO 1000"))
+        .isEqualTo(new Statement.SetVar("backfill_rate_limit", "1000"));
+    assertThat(parse("SET application_name = 'PostgreSQL JDBC Driver'"))
+        .isEqualTo(new Statement.SetVar("application_name", "PostgreSQL JDBC Driver"));
+    assertThat(parse("FLUSH")).isEqualTo(new Statement.Flush());
+    assertThat(parse("CANCEL JOBS 1001, 1002"))
+        .isEqualTo(new Statement.CancelJobs(List.of(1001L, 1002L)));
+    assertThat(parse("BEGIN")).isEqualTo(new Statement.NoOp("BEGIN"));
+    assertThat(parse("DROP MATERIALIZED VIEW IF EXISTS mv CASCADE"))
+        .isEqualTo(new Statement.Drop(RelationKind.MATERIALIZED_VIEW, "mv", true, true));
+    assertThat(parse("DROP SOURCE s"))
+        .isEqualTo(new Statement.Drop(RelationKind.SOURCE, "s", false, false));
+    assertThat(parse("EXPLAIN CREATE MATERIALIZED VIEW mv AS SELECT 1"))
+        .isEqualTo(
+            new Statement.Explain(new Statement.CreateMaterializedView("mv", "SELECT 1", false)));
+    assertThat(parse("EXPLAIN SELECT 1"))
+        .isEqualTo(new Statement.Explain(new Statement.Query("SELECT 1")));
+  }
+
+  @Test
+  void postgresSyntaxIsRewrittenForCalcite() {
+    assertThat(PgRewriter.rewrite("SELECT '10'::bigint + 1, k::int8, v::varchar(10)").sql())
+        .isEqualTo("SELECT CAST('10' AS BIGINT) + 1, CAST(k AS BIGINT), CAST(v AS VARCHAR)");
+    assertThat(PgRewriter.rewrite("SELECT c.oid::pg_catalog.regclass, 'pg_class'::regclass").sql())
+        .isEqualTo("SELECT pg_regclass_name(c.oid), pg_regclass_oid('pg_class')");
+    assertThat(
+            PgRewriter.rewrite(
+                    "WHERE c.relname OPERATOR(pg_catalog.~) '^(t)$' COLLATE pg_catalog.default AND x")
+                .sql())
+        .isEqualTo("WHERE pg_regex_match(c.relname, '^(t)$', 0) AND x");
+    assertThat(
+            PgRewriter.rewrite("WHERE n.nspname !~ '^pg_toast' AND n.nspname NOT LIKE E'pg\\\\_%'")
+                .sql())
+        .isEqualTo(
+            "WHERE (NOT pg_regex_match(n.nspname, '^pg_toast', 0)) AND n.nspname NOT LIKE 'pg\\_%'");
+    PgRewriter.Rewritten p =
+        PgRewriter.rewrite("SELECT * FROM t WHERE a = $2 AND b = $1 AND c = '$1'");
+    assertThat(p.sql()).isEqualTo("SELECT * FROM t WHERE a = ? AND b = ? AND c = '$1'");
+    assertThat(p.paramOrder()).containsExactly(2, 1);
+  }
+
+  @Test
+  void splitRespectsStringsCommentsAndQuotedNames() {
+    assertThat(StatementParser.split("select 1; select 'a;b' -- c;\n; select \"x;y\" from t; ;"))
+        .containsExactly("select 1", "select 'a;b' -- c;", "select \"x;y\" from t");
+  }
+
+  @Test
+  void preciseErrors() {
+    assertThatThrownBy(() -> parse("SELEC 1"))
+        .satisfies(e -> assertThat(sqlState(e)).isEqualTo("42601"))
+        .hasMessageContaining("syntax error at or near \"SELEC\"")
+        .satisfies(e -> assertThat(((PgException) e).position()).isEqualTo(1));
+    assertThatThrownBy(() -> parse("SELECT 'unterminated"))
+        .satisfies(e -> assertThat(sqlState(e)).isEqualTo("42601"))
+        .hasMessageContaining("unterminated quoted string");
+    assertThatThrownBy(() -> parse("SELECT * FROM t WHERE"))
+        .satisfies(e -> assertThat(sqlState(e)).isEqualTo("42601"));
+    for (String unsupported :
+        List.of(
+            "CREATE VIEW v AS SELECT 1",
+            "CREATE INDEX i ON t (a)",
+            "COPY t FROM STDIN",
+            "CREATE TABLE t2 AS SELECT 1",
+            "CREATE SINK s AS SELECT 1")) {
+      assertThatThrownBy(() -> parse(unsupported))
+          .as(unsupported)
+          .satisfies(e -> assertThat(sqlState(e)).isEqualTo("0A000"))
+          .hasMessageContaining("not supported");
+    }
+    assertThatThrownBy(() -> parse("CREATE TABLE t (a INT DEFAULT 1)"))
+        .hasMessageContaining("column DEFAULT (column \"a\") is not supported");
+  }
+}
