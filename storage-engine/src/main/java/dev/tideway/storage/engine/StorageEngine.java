@@ -75,6 +75,13 @@ public final class StorageEngine implements Storage {
   private final CompactionRewriter rewriter;
   private final ExecutorService versionThread = Threads.singleThread("storage-version");
   private final ExecutorService uploadPool;
+
+  /**
+   * Runs syncs one at a time in call order: a node issues sync(E1) then sync(E2) back to back, and
+   * the shared buffer requires rising epochs, which a multi-threaded pool would not keep.
+   */
+  private final ExecutorService syncThread = Threads.singleThread("storage-sync");
+
   private final ExecutorService compactPool;
   private final ReentrantLock compactionLock = new ReentrantLock();
   private volatile boolean closed;
@@ -180,7 +187,7 @@ public final class StorageEngine implements Storage {
                 e);
           }
         },
-        uploadPool);
+        syncThread);
   }
 
   @Override
@@ -432,10 +439,12 @@ public final class StorageEngine implements Storage {
     compactionLock.lock();
     compactionLock.unlock();
     versionThread.shutdown();
+    syncThread.shutdown();
     uploadPool.shutdown();
     compactPool.shutdown();
     try {
       versionThread.awaitTermination(10, TimeUnit.SECONDS);
+      syncThread.awaitTermination(10, TimeUnit.SECONDS);
       uploadPool.awaitTermination(10, TimeUnit.SECONDS);
       compactPool.awaitTermination(10, TimeUnit.SECONDS);
     } catch (InterruptedException e) {

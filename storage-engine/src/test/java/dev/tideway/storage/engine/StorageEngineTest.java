@@ -49,6 +49,33 @@ class StorageEngineTest {
     }
   }
 
+  /**
+   * A node asks for sync(E1), sync(E2), ... back to back without waiting; the syncs must run in
+   * that order (they used to race on the multi-threaded upload pool and fail "sync of epoch E1
+   * after E2").
+   */
+  @Test
+  void syncsIssuedBackToBackRunInEpochOrder() throws Exception {
+    // The default options upload on two threads.
+    try (StorageEngine s =
+        StorageEngine.open(new InMemoryObjectStore(), StorageOptions.defaults())) {
+      LocalStateStore l = s.newLocal(5);
+      l.init(Epochs.of(1));
+      int epochs = 200;
+      List<java.util.concurrent.CompletableFuture<SyncResult>> syncs = new java.util.ArrayList<>();
+      for (int e = 1; e <= epochs; e++) {
+        l.insert(key(e % 7, e), ("v" + e).getBytes());
+        l.sealCurrentEpoch(Epochs.of(e + 1));
+        syncs.add(s.sync(Epochs.of(e)));
+      }
+      for (int e = 1; e <= epochs; e++) {
+        SyncResult r = syncs.get(e - 1).get();
+        s.commitEpoch(Epochs.of(e), r.ssts(), r.statsDelta());
+      }
+      assertThat(s.get(key(200 % 7, 200), Epochs.of(200))).isEqualTo("v200".getBytes());
+    }
+  }
+
   @Test
   void memoryStaysBoundedBySpillingUnderTheLimit() throws Exception {
     StorageOptions o = StorageOptions.defaults().withMemory(64 << 10, 16 << 10);
