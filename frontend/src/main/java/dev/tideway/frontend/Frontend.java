@@ -94,8 +94,14 @@ public final class Frontend implements PgSession.Factory {
         e.addFunction(m.getName(), ScalarFunctionImpl.create(m), "pg_catalog");
       }
     }
+    // One function per arity: TableFunctionImpl.create(class, name) picks whichever overload
+    // reflection lists first, which differs between runs.
     e.addFunction(
         "generate_series", TableFunctionImpl.create(GenerateSeries.class, "eval"), "pg_catalog");
+    e.addFunction(
+        "generate_series",
+        TableFunctionImpl.create(GenerateSeries.class, "evalWithStep"),
+        "pg_catalog");
     e.setDefaultSchema("public");
     return e;
   }

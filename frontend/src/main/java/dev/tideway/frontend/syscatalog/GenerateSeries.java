@@ -8,11 +8,13 @@ import java.util.List;
 public final class GenerateSeries {
   private GenerateSeries() {}
 
+  /** {@code generate_series(start, stop)}. Each arity has its own method name: see Frontend. */
   public static SystemTable eval(Long start, Long stop) {
-    return eval(start, stop, 1L);
+    return evalWithStep(start, stop, 1L);
   }
 
-  public static SystemTable eval(Long start, Long stop, Long step) {
+  /** {@code generate_series(start, stop, step)}. */
+  public static SystemTable evalWithStep(Long start, Long stop, Long step) {
     return new SystemTable(
         List.of(new SystemTable.Col("generate_series", DataType.BIGINT)),
         () -> {
