@@ -13,7 +13,6 @@ import dev.tideway.storage.api.Storage;
 import dev.tideway.storage.api.SyncResult;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -49,6 +48,7 @@ final class BarrierDriver implements ActorReporter {
   private static final long POLL_NANOS = 2_000_000L;
 
   private final List<BarrierInbox> inboxes;
+  private final Set<Integer> actors;
   private final Storage store;
   private final Clock clock;
   private final long intervalNanos;
@@ -64,9 +64,15 @@ final class BarrierDriver implements ActorReporter {
   private boolean stopCommitted;
   private long lastCommitted;
 
-  BarrierDriver(List<BarrierInbox> inboxes, Storage store, Clock clock, long intervalMs) {
+  /**
+   * @param inboxes the source actors' inboxes (barriers are injected there)
+   * @param actors every actor of the job (each must collect a barrier before its epoch commits)
+   */
+  BarrierDriver(
+      List<BarrierInbox> inboxes, Set<Integer> actors, Storage store, Clock clock, long intervalMs) {
     Checks.checkArgument(intervalMs > 0, "barrier interval must be > 0 ms, got %s", intervalMs);
     this.inboxes = List.copyOf(inboxes);
+    this.actors = Set.copyOf(actors);
     this.store = store;
     this.clock = clock;
     this.intervalNanos = TimeUnit.MILLISECONDS.toNanos(intervalMs);
@@ -99,11 +105,7 @@ final class BarrierDriver implements ActorReporter {
         onReport(r);
       }
       if (stopEpoch < 0 && sourcesDone.getAsBoolean()) {
-        Set<Integer> all = new HashSet<>();
-        for (BarrierInbox in : inboxes) {
-          all.add(in.actorId());
-        }
-        inject(BarrierKind.CHECKPOINT, new Mutation.Stop(all));
+        inject(BarrierKind.CHECKPOINT, new Mutation.Stop(actors));
         stopEpoch = lastEpoch;
       } else if (stopEpoch < 0 && clock.nanoTime() >= next) {
         inject(BarrierKind.CHECKPOINT, null);
@@ -133,7 +135,7 @@ final class BarrierDriver implements ActorReporter {
     }
     long epoch = c.barrier().curr();
     int n = collectedBy.merge(epoch, 1, Integer::sum);
-    if (n < inboxes.size()) {
+    if (n < actors.size()) {
       return;
     }
     collectedBy.remove(epoch);

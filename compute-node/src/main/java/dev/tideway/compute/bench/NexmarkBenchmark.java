@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Collections;
 import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -108,46 +109,66 @@ public final class NexmarkBenchmark implements Benchmark {
             .toList();
     try (Storage store = StateStores.open("memory://", StorageOptions.defaults())) {
       TrackedNexmarkSource source = new TrackedNexmarkSource();
+      Q7Job q7 = new Q7Job();
       ExecutorBuilders builders =
-          ExecutorBuilders.of(source, new StatelessBuilder(), new StatefulBuilder());
+          ExecutorBuilders.of(
+              source, new StatelessBuilder(), new StatefulBuilder(), q7.mergeBuilder());
       List<BarrierInbox> inboxes = new ArrayList<>();
-      List<Executor> roots = new ArrayList<>();
-      BitSet all = new BitSet();
-      all.set(0, 256);
+      Map<Integer, Executor> roots = new LinkedHashMap<>();
       for (int k = 0; k < parallelism; k++) {
         int actorId = 100 + k;
         BarrierInbox inbox = new BarrierInbox(actorId);
-        ExecutorBuildContext ctx =
-            new ExecutorBuildContext(
-                actorId,
-                1,
-                all,
-                inbox,
-                List.of(splitIds.get(k)),
-                clock,
-                store,
-                (epoch, actor, code, a, rows) -> {});
         inboxes.add(inbox);
-        roots.add(ExecutorChains.build(builders, ctx, plan));
+        Executor chain =
+            ExecutorChains.build(builders, ctx(actorId, inbox, splitIds.get(k), clock, store), plan);
+        roots.put(actorId, query == NexmarkQuery.Q7 ? q7.dispatch(actorId, chain) : chain);
       }
-      BarrierDriver driver = new BarrierDriver(inboxes, store, clock, intervalMs);
+      StreamPlanNode view = plan;
+      if (query == NexmarkQuery.Q7) {
+        view = Q7Job.q7Plan();
+        BarrierInbox none = new BarrierInbox(Q7Job.Q7_ACTOR);
+        roots.put(
+            Q7Job.Q7_ACTOR,
+            ExecutorChains.build(builders, ctx(Q7Job.Q7_ACTOR, none, null, clock, store), view));
+      }
+      BarrierDriver driver = new BarrierDriver(inboxes, roots.keySet(), store, clock, intervalMs);
       List<StreamActor> actors = new ArrayList<>();
-      for (int k = 0; k < parallelism; k++) {
-        actors.add(new StreamActor(100 + k, roots.get(k), driver));
-      }
+      roots.forEach((id, root) -> actors.add(new StreamActor(id, root, driver)));
       actors.forEach(StreamActor::start);
       BarrierDriver.Result r = driver.run(source::allExhausted);
-      long viewRows = query.materialized() ? countView(store, plan, r.lastCommittedEpoch()) : -1;
+      long viewRows = query.materialized() ? countView(store, view, r.lastCommittedEpoch()) : -1;
       return new Engine(r, viewRows);
     }
   }
 
+  private static ExecutorBuildContext ctx(
+      int actorId, BarrierInbox inbox, String split, Clock clock, Storage store) {
+    BitSet all = new BitSet();
+    all.set(0, 256);
+    return new ExecutorBuildContext(
+        actorId,
+        split == null ? 2 : 1,
+        all,
+        inbox,
+        split == null ? List.of() : List.of(split),
+        clock,
+        store,
+        (epoch, actor, code, a, rows) -> {});
+  }
+
   private static long countView(Storage store, StreamPlanNode plan, long epoch) {
     List<dev.tideway.common.types.DataType> types = plan.outputSchema().types();
-    int[] pk = {0, 1};
+    int[] pk = new int[types.size()];
+    for (int i = 0; i < pk.length; i++) {
+      pk[i] = i;
+    }
     var codecs =
         StateTables.codecs(
-            NexmarkQuery.MV_TABLE, types, pk, Collections.nCopies(2, OrderType.ASC), new int[] {0});
+            NexmarkQuery.MV_TABLE,
+            types,
+            pk,
+            Collections.nCopies(pk.length, OrderType.ASC),
+            new int[] {0});
     long n = 0;
     try (StateTable.CloseableRows rows =
         StateTable.readCommitted(store, NexmarkQuery.MV_TABLE, codecs, epoch)) {
@@ -177,7 +198,11 @@ public final class NexmarkBenchmark implements Benchmark {
     double eff = eps / rawEps;
     String q = query.name().toLowerCase();
     out.printf("query=%s%n", q);
-    out.printf("mode=chain-per-split (P StreamActors, no exchange)%n");
+    out.printf(
+        "mode=%s%n",
+        query == NexmarkQuery.Q7
+            ? "two-fragment (P source StreamActors -> local broadcast channels -> 1 q7 StreamActor)"
+            : "chain-per-split (P StreamActors, no exchange)");
     out.printf("warmup=one raw and one engine run over min(1M, events/5) events first%n");
     out.printf("sink=%s%n", query.materialized() ? "materialize" : "blackhole");
     out.printf("events=%d%nparallelism=%d%nbarrier_interval_ms=%d%n", events, parallelism, intervalMs);

@@ -27,6 +27,7 @@ import java.util.Map;
  *   <li>q1: the same with {@code 0.908 * price} (DECIMAL) into a blackhole
  *   <li>q2: {@code SELECT auction, price FROM bid WHERE MOD(auction, 123) = 0} materialized with pk
  *       (auction, price) (a repeated pair upserts)
+ *   <li>q7: highest bid per 10 s tumbling window joined back to the bids ({@link Q7Job})
  * </ul>
  *
  * Bid columns: 0 auction, 1 bidder, 2 price, 3 channel, 4 url, 5 date_time, 6 extra. Immutable.
@@ -34,7 +35,9 @@ import java.util.Map;
 enum NexmarkQuery {
   Q0(false),
   Q1(false),
-  Q2(true);
+  Q2(true),
+  /** Two fragments over local channels: see {@link Q7Job}. */
+  Q7(true);
 
   /** The bid table's columns. */
   static final Schema BID = NexmarkGenerator.schema(TableType.BID);
@@ -68,13 +71,13 @@ enum NexmarkQuery {
       return valueOf(s.trim().toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(
-          "--query must be one of q0, q1, q2, got '" + s + "'", e);
+          "--query must be one of q0, q1, q2, q7, got '" + s + "'", e);
     }
   }
 
-  /** The plan over a bid source with {@code sourceOptions}. */
-  StreamPlanNode plan(Map<String, String> sourceOptions) {
-    StreamPlanNode src =
+  /** The bid source leaf. */
+  static StreamPlanNode source(Map<String, String> sourceOptions) {
+    return
         StreamPlanNode.leaf(
             0,
             new StreamNode.Source(
@@ -83,6 +86,14 @@ enum NexmarkQuery {
                 BID,
                 table(SOURCE_STATE_TABLE, List.of(DataType.VARCHAR, DataType.BIGINT), 1)),
             BID);
+  }
+
+  /**
+   * The plan of one actor over a bid source with {@code sourceOptions}; for q7 the source
+   * fragment's plan ({@link Q7Job} has the rest).
+   */
+  StreamPlanNode plan(Map<String, String> sourceOptions) {
+    StreamPlanNode src = source(sourceOptions);
     return switch (this) {
       case Q0 -> project(1, src, List.of(ref(0), ref(1), ref(2), ref(5), ref(6)));
       case Q1 -> project(
@@ -99,6 +110,7 @@ enum NexmarkQuery {
               ref(5),
               ref(6)));
       case Q2 -> q2(src);
+      case Q7 -> Q7Job.sourcePlan(src);
     };
   }
 

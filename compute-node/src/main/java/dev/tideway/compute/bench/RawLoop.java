@@ -8,14 +8,20 @@ import dev.tideway.compute.executor.source.NexmarkConfig;
 import dev.tideway.compute.executor.source.NexmarkSplitReader;
 import dev.tideway.compute.executor.source.SplitReader;
 import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
  * The baseline: one thread reads every split of the same generator configuration (so the same
  * events, generated the same way into chunks) and does the query's work by hand over the primitive
  * columns, with no executors, barriers or state store. q0 and q1 fold the projected values into a
- * blackhole; q2 keeps the distinct (auction, price) pairs in a {@link HashSet}.
+ * blackhole; q2 keeps the distinct (auction, price) pairs in a {@link HashSet}; q7 keeps per 10 s
+ * window its highest price and the bids at it (plus the bids on its closing instant, which {@code
+ * BETWEEN} includes), and emits the result rows at the end.
  *
  * <p>Confined to the calling thread.
  */
@@ -24,6 +30,19 @@ final class RawLoop {
   record Result(long elapsedNanos, long outputRows, long checksum) {}
 
   private record Pair(long auction, long price) {}
+
+  /** A q7 result row: the bid, its window and the window's highest price. */
+  private record Q7Row(long auction, long bidder, long price, long time, long windowStart) {}
+
+  /** One q7 window so far: its highest price, the bids at it, and bids on its end boundary. */
+  private static final class Window {
+    long max = Long.MIN_VALUE;
+    final List<long[]> atMax = new ArrayList<>();
+    final List<long[]> onEnd = new ArrayList<>();
+  }
+
+  private static final long WINDOW_MICROS = 10_000_000L;
+  private final Map<Long, Window> windows = new HashMap<>();
 
   private final NexmarkQuery query;
   private final Object[] blackhole = new Object[1024];
@@ -46,8 +65,45 @@ final class RawLoop {
         process(b.chunk());
       }
     }
+    if (query == NexmarkQuery.Q7) {
+      outputRows = q7Rows().size();
+    }
     long rows = query == NexmarkQuery.Q2 ? view.size() : outputRows;
     return new Result(clock.nanoTime() - start, rows, checksum + blackhole.length);
+  }
+
+  /** Folds one bid into its window (and, on a window boundary, into the previous window's end). */
+  private void q7(long auction, long bidder, long price, long time) {
+    long start = time - Math.floorMod(time, WINDOW_MICROS);
+    long[] bid = {auction, bidder, price, time};
+    Window w = windows.computeIfAbsent(start, s -> new Window());
+    if (price > w.max) {
+      w.max = price;
+      w.atMax.clear();
+    }
+    if (price == w.max) {
+      w.atMax.add(bid);
+    }
+    if (time == start) { // BETWEEN end - 10 s AND end also takes the next window's first instant
+      windows.computeIfAbsent(start - WINDOW_MICROS, s -> new Window()).onEnd.add(bid);
+    }
+  }
+
+  /** The q7 result once every bid is folded. */
+  private Set<Q7Row> q7Rows() {
+    Set<Q7Row> out = new HashSet<>();
+    windows.forEach(
+        (start, w) -> {
+          for (long[] b : w.atMax) {
+            out.add(new Q7Row(b[0], b[1], b[2], b[3], start));
+          }
+          for (long[] b : w.onEnd) {
+            if (b[2] == w.max) {
+              out.add(new Q7Row(b[0], b[1], b[2], b[3], start));
+            }
+          }
+        });
+    return out;
   }
 
   private void process(StreamChunk c) {
@@ -71,6 +127,7 @@ final class RawLoop {
           blackhole[(i + 512) & 1023] = extra.get(i);
           outputRows++;
         }
+        case Q7 -> q7(auction.getLong(i), bidder.getLong(i), price.getLong(i), time.getLong(i));
         case Q2 -> {
           long a = auction.getLong(i);
           if (a % NexmarkQuery.Q2_MOD == 0) {

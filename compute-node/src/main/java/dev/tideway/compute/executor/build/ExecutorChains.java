@@ -2,8 +2,6 @@ package dev.tideway.compute.executor.build;
 
 import dev.tideway.barrier.executor.CheckedExecutor;
 import dev.tideway.barrier.executor.Executor;
-import dev.tideway.common.check.Checks;
-import dev.tideway.common.plan.StreamNode;
 import dev.tideway.common.plan.StreamPlanNode;
 import dev.tideway.compute.actor.ExecutorBuildContext;
 import dev.tideway.compute.actor.ExecutorBuilders;
@@ -13,7 +11,8 @@ import java.util.List;
 /**
  * Builds a whole single-fragment operator tree through {@link ExecutorBuilders}, bottom-up, every
  * executor wrapped in {@link CheckedExecutor} (as the node's actor factory does). For in-process
- * runs (benchmarks, tests); a tree with a {@code Merge} needs the node's exchange and is refused.
+ * runs (benchmarks, tests); a tree with a {@code Merge} needs a builder for it among {@code
+ * builders} (the node builds merges from its exchange instead).
  *
  * <p>Stateless.
  */
@@ -23,11 +22,6 @@ public final class ExecutorChains {
   /** The checked root executor of {@code root}'s tree. */
   public static Executor build(
       ExecutorBuilders builders, ExecutorBuildContext ctx, StreamPlanNode root) {
-    Checks.checkArgument(
-        !(root.node() instanceof StreamNode.Merge),
-        "actor %s operator %s: a Merge needs the node's exchange",
-        ctx.actorId(),
-        root.operatorId());
     List<Executor> inputs = new ArrayList<>();
     for (StreamPlanNode in : root.inputs()) {
       inputs.add(build(builders, ctx, in));
