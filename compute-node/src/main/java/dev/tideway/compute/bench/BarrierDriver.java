@@ -99,8 +99,9 @@ final class BarrierDriver implements ActorReporter {
     inject(BarrierKind.INITIAL, null);
     long next = start + intervalNanos;
     while (!stopCommitted) {
-      long now = clock.nanoTime();
-      Report r = reports.poll(Math.max(0, Math.min(POLL_NANOS, next - now)), TimeUnit.NANOSECONDS);
+      // after the stop barrier the schedule no longer advances: wait on reports only
+      long untilNext = stopEpoch < 0 ? next - clock.nanoTime() : POLL_NANOS;
+      Report r = reports.poll(Math.max(0, Math.min(POLL_NANOS, untilNext)), TimeUnit.NANOSECONDS);
       if (r != null) {
         onReport(r);
       }
