@@ -69,7 +69,11 @@ final class BarrierDriver implements ActorReporter {
    * @param actors every actor of the job (each must collect a barrier before its epoch commits)
    */
   BarrierDriver(
-      List<BarrierInbox> inboxes, Set<Integer> actors, Storage store, Clock clock, long intervalMs) {
+      List<BarrierInbox> inboxes,
+      Set<Integer> actors,
+      Storage store,
+      Clock clock,
+      long intervalMs) {
     Checks.checkArgument(intervalMs > 0, "barrier interval must be > 0 ms, got %s", intervalMs);
     this.inboxes = List.copyOf(inboxes);
     this.actors = Set.copyOf(actors);

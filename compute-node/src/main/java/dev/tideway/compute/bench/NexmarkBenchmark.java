@@ -3,6 +3,7 @@ package dev.tideway.compute.bench;
 import dev.tideway.barrier.executor.Executor;
 import dev.tideway.common.bench.Benchmark;
 import dev.tideway.common.key.OrderType;
+import dev.tideway.common.plan.StreamPlanNode;
 import dev.tideway.common.time.Clock;
 import dev.tideway.compute.actor.BarrierInbox;
 import dev.tideway.compute.actor.ExecutorBuildContext;
@@ -14,7 +15,6 @@ import dev.tideway.compute.executor.build.StatefulBuilder;
 import dev.tideway.compute.executor.build.StatelessBuilder;
 import dev.tideway.compute.executor.source.NexmarkConfig;
 import dev.tideway.compute.executor.source.NexmarkSplitReader;
-import dev.tideway.common.plan.StreamPlanNode;
 import dev.tideway.storage.api.StateStores;
 import dev.tideway.storage.api.Storage;
 import dev.tideway.storage.api.StorageOptions;
@@ -23,8 +23,8 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Collections;
-import java.util.List;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -36,9 +36,9 @@ import java.util.Map;
  * from the query's plan through the executor builders, actor k reading split k of P of the bid
  * generator; this is {@code mode=chain-per-split}: no exchange between actors, so only queries
  * whose result does not need a repartition (q0, q1, q2) are offered; (3) a {@link BarrierDriver}
- * injects a barrier every interval and commits the in-memory state store once every actor
- * collected it, and stops the actors once the sources are exhausted; (4) figures are printed as
- * {@code key=value}, the last line {@code summary=...}.
+ * injects a barrier every interval and commits the in-memory state store once every actor collected
+ * it, and stops the actors once the sources are exhausted; (4) figures are printed as {@code
+ * key=value}, the last line {@code summary=...}.
  *
  * <p>Single-threaded apart from the actors; one instance per run.
  */
@@ -120,7 +120,8 @@ public final class NexmarkBenchmark implements Benchmark {
         BarrierInbox inbox = new BarrierInbox(actorId);
         inboxes.add(inbox);
         Executor chain =
-            ExecutorChains.build(builders, ctx(actorId, inbox, splitIds.get(k), clock, store), plan);
+            ExecutorChains.build(
+                builders, ctx(actorId, inbox, splitIds.get(k), clock, store), plan);
         roots.put(actorId, query == NexmarkQuery.Q7 ? q7.dispatch(actorId, chain) : chain);
       }
       StreamPlanNode view = plan;
@@ -205,7 +206,8 @@ public final class NexmarkBenchmark implements Benchmark {
             : "chain-per-split (P StreamActors, no exchange)");
     out.printf("warmup=one raw and one engine run over min(1M, events/5) events first%n");
     out.printf("sink=%s%n", query.materialized() ? "materialize" : "blackhole");
-    out.printf("events=%d%nparallelism=%d%nbarrier_interval_ms=%d%n", events, parallelism, intervalMs);
+    out.printf(
+        "events=%d%nparallelism=%d%nbarrier_interval_ms=%d%n", events, parallelism, intervalMs);
     out.printf("elapsed_s=%.3f%n", secs);
     out.printf("events_per_s=%.0f%n", eps);
     out.printf("barriers=%d%n", lat.size());

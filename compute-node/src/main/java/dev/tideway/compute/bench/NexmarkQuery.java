@@ -19,8 +19,8 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The Nexmark queries the benchmark runs, as stream plans over one actor's bid source (nexmark-flink
- * semantics):
+ * The Nexmark queries the benchmark runs, as stream plans over one actor's bid source
+ * (nexmark-flink semantics):
  *
  * <ul>
  *   <li>q0: {@code SELECT auction, bidder, price, date_time, extra FROM bid} into a blackhole
@@ -77,15 +77,14 @@ enum NexmarkQuery {
 
   /** The bid source leaf. */
   static StreamPlanNode source(Map<String, String> sourceOptions) {
-    return
-        StreamPlanNode.leaf(
-            0,
-            new StreamNode.Source(
-                SourceConnector.NEXMARK,
-                sourceOptions,
-                BID,
-                table(SOURCE_STATE_TABLE, List.of(DataType.VARCHAR, DataType.BIGINT), 1)),
-            BID);
+    return StreamPlanNode.leaf(
+        0,
+        new StreamNode.Source(
+            SourceConnector.NEXMARK,
+            sourceOptions,
+            BID,
+            table(SOURCE_STATE_TABLE, List.of(DataType.VARCHAR, DataType.BIGINT), 1)),
+        BID);
   }
 
   /**
@@ -96,19 +95,20 @@ enum NexmarkQuery {
     StreamPlanNode src = source(sourceOptions);
     return switch (this) {
       case Q0 -> project(1, src, List.of(ref(0), ref(1), ref(2), ref(5), ref(6)));
-      case Q1 -> project(
-          1,
-          src,
-          List.of(
-              ref(0),
-              ref(1),
-              ExprNode.FunctionCall.of(
-                  FunctionKind.MULTIPLY,
-                  DataType.DECIMAL,
-                  new ExprNode.Literal(RATE, DataType.DECIMAL),
-                  ref(2)),
-              ref(5),
-              ref(6)));
+      case Q1 ->
+          project(
+              1,
+              src,
+              List.of(
+                  ref(0),
+                  ref(1),
+                  ExprNode.FunctionCall.of(
+                      FunctionKind.MULTIPLY,
+                      DataType.DECIMAL,
+                      new ExprNode.Literal(RATE, DataType.DECIMAL),
+                      ref(2)),
+                  ref(5),
+                  ref(6)));
       case Q2 -> q2(src);
       case Q7 -> Q7Job.sourcePlan(src);
     };
@@ -117,7 +117,10 @@ enum NexmarkQuery {
   private static StreamPlanNode q2(StreamPlanNode src) {
     ExprNode mod =
         ExprNode.FunctionCall.of(
-            FunctionKind.MODULUS, DataType.BIGINT, ref(0), new ExprNode.Literal(Q2_MOD, DataType.BIGINT));
+            FunctionKind.MODULUS,
+            DataType.BIGINT,
+            ref(0),
+            new ExprNode.Literal(Q2_MOD, DataType.BIGINT));
     ExprNode pred =
         ExprNode.FunctionCall.of(
             FunctionKind.EQUAL, DataType.BOOLEAN, mod, new ExprNode.Literal(0L, DataType.BIGINT));
@@ -137,7 +140,9 @@ enum NexmarkQuery {
     return StreamPlanNode.unary(id, new StreamNode.Project(exprs), in, out);
   }
 
-  /** A table of {@code types} keyed by its first {@code pkLen} columns, distributed by the first. */
+  /**
+   * A table of {@code types} keyed by its first {@code pkLen} columns, distributed by the first.
+   */
   static TableDesc table(int id, List<DataType> types, int pkLen) {
     List<ColumnDesc> cols = new ArrayList<>();
     List<ColumnOrder> pk = new ArrayList<>();

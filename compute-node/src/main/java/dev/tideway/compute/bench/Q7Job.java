@@ -120,8 +120,7 @@ final class Q7Job {
     StreamPlanNode join = join(bidMerge, agg);
     List<DataType> out = join.outputSchema().types();
     TableDesc mv = NexmarkQuery.table(NexmarkQuery.MV_TABLE, out, out.size());
-    return StreamPlanNode.unary(
-        15, new StreamNode.Materialize(mv), join, join.outputSchema());
+    return StreamPlanNode.unary(15, new StreamNode.Materialize(mv), join, join.outputSchema());
   }
 
   private static StreamPlanNode join(StreamPlanNode bids, StreamPlanNode agg) {
@@ -137,7 +136,10 @@ final class Q7Job {
                 DataType.BOOLEAN,
                 time,
                 ExprNode.FunctionCall.of(
-                    FunctionKind.SUBTRACT, ts, end, new ExprNode.Literal(TEN_S, DataType.INTERVAL))),
+                    FunctionKind.SUBTRACT,
+                    ts,
+                    end,
+                    new ExprNode.Literal(TEN_S, DataType.INTERVAL))),
             ExprNode.FunctionCall.of(FunctionKind.LESS_THAN_OR_EQUAL, DataType.BOOLEAN, time, end));
     List<DataType> both = new ArrayList<>(bids.outputSchema().types());
     both.addAll(agg.outputSchema().types());
