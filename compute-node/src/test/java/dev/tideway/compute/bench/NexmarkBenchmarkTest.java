@@ -26,7 +26,15 @@ class NexmarkBenchmarkTest {
   @ValueSource(strings = {"q2", "q7"})
   void theCommittedViewEqualsTheRawLoopsResult(String query) {
     List<String> out =
-        run("--query", query, "--events", "60000", "--parallelism", "2", "--barrier-interval-ms", "5");
+        run(
+            "--query",
+            query,
+            "--events",
+            "60000",
+            "--parallelism",
+            "2",
+            "--barrier-interval-ms",
+            "5");
     assertThat(out).contains("view_matches_raw=true");
     assertThat(out.stream().filter(l -> l.startsWith("view_rows=")).findFirst().orElseThrow())
         .isNotEqualTo("view_rows=0");
@@ -36,7 +44,12 @@ class NexmarkBenchmarkTest {
   void printsTheFiguresWithTheSummaryLast() {
     List<String> out = run("--query", "q1", "--events", "50000", "--parallelism", "2");
     for (String key :
-        List.of("events_per_s=", "barrier_p50_ms=", "barrier_p99_ms=", "raw_events_per_s=", "efficiency=")) {
+        List.of(
+            "events_per_s=",
+            "barrier_p50_ms=",
+            "barrier_p99_ms=",
+            "raw_events_per_s=",
+            "efficiency=")) {
       assertThat(out).anyMatch(l -> l.startsWith(key));
     }
     assertThat(out.get(out.size() - 1)).startsWith("summary=nexmark q1 P=2");
