@@ -136,7 +136,14 @@ public final class NexmarkBenchmark implements Benchmark {
       List<StreamActor> actors = new ArrayList<>();
       roots.forEach((id, root) -> actors.add(new StreamActor(id, root, driver)));
       actors.forEach(StreamActor::start);
-      BarrierDriver.Result r = driver.run(source::allExhausted);
+      BarrierDriver.Result r;
+      try {
+        r = driver.run(source::allExhausted);
+      } finally {
+        for (StreamActor a : actors) {
+          a.drop(5_000); // no-op for actors the stop barrier ended; stops the rest on failure
+        }
+      }
       long viewRows = query.materialized() ? countView(store, view, r.lastCommittedEpoch()) : -1;
       return new Engine(r, viewRows);
     }
