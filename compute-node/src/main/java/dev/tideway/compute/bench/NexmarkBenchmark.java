@@ -52,7 +52,7 @@ public final class NexmarkBenchmark implements Benchmark {
 
   @Override
   public String description() {
-    return "Nexmark q0/q1/q2 in process vs a hand-written loop (events/s, barrier latency)";
+    return "Nexmark q0/q1/q2/q5/q7 in process vs a hand-written loop (events/s, barrier latency)";
   }
 
   /** Runs the benchmark from the command line: {@code --query q0 --events 1000000 ...}. */
@@ -109,7 +109,7 @@ public final class NexmarkBenchmark implements Benchmark {
             .toList();
     try (Storage store = StateStores.open("memory://", StorageOptions.defaults())) {
       TrackedNexmarkSource source = new TrackedNexmarkSource();
-      Q7Job q7 = new Q7Job();
+      TwoFragmentJob q7 = new TwoFragmentJob();
       ExecutorBuilders builders =
           ExecutorBuilders.of(
               source, new StatelessBuilder(), new StatefulBuilder(), q7.mergeBuilder());
@@ -122,15 +122,16 @@ public final class NexmarkBenchmark implements Benchmark {
         Executor chain =
             ExecutorChains.build(
                 builders, ctx(actorId, inbox, splitIds.get(k), clock, store), plan);
-        roots.put(actorId, query == NexmarkQuery.Q7 ? q7.dispatch(actorId, chain) : chain);
+        roots.put(actorId, query.twoFragments() ? q7.dispatch(actorId, chain) : chain);
       }
       StreamPlanNode view = plan;
-      if (query == NexmarkQuery.Q7) {
-        view = Q7Job.q7Plan();
-        BarrierInbox none = new BarrierInbox(Q7Job.Q7_ACTOR);
+      if (query.twoFragments()) {
+        view = query == NexmarkQuery.Q5 ? TwoFragmentJob.q5Plan() : TwoFragmentJob.q7Plan();
+        BarrierInbox none = new BarrierInbox(TwoFragmentJob.Q7_ACTOR);
         roots.put(
-            Q7Job.Q7_ACTOR,
-            ExecutorChains.build(builders, ctx(Q7Job.Q7_ACTOR, none, null, clock, store), view));
+            TwoFragmentJob.Q7_ACTOR,
+            ExecutorChains.build(
+                builders, ctx(TwoFragmentJob.Q7_ACTOR, none, null, clock, store), view));
       }
       BarrierDriver driver = new BarrierDriver(inboxes, roots.keySet(), store, clock, intervalMs);
       List<StreamActor> actors = new ArrayList<>();
@@ -208,8 +209,8 @@ public final class NexmarkBenchmark implements Benchmark {
     out.printf("query=%s%n", q);
     out.printf(
         "mode=%s%n",
-        query == NexmarkQuery.Q7
-            ? "two-fragment (P source StreamActors -> local broadcast channels -> 1 q7 StreamActor)"
+        query.twoFragments()
+            ? "two-fragment (P source StreamActors -> local broadcast channels -> 1 query StreamActor)"
             : "chain-per-split (P StreamActors, no exchange)");
     out.printf("warmup=one raw and one engine run over min(1M, events/5) events first%n");
     out.printf("sink=%s%n", query.materialized() ? "materialize" : "blackhole");

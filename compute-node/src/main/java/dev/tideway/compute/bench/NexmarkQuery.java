@@ -27,7 +27,8 @@ import java.util.Map;
  *   <li>q1: the same with {@code 0.908 * price} (DECIMAL) into a blackhole
  *   <li>q2: {@code SELECT auction, price FROM bid WHERE MOD(auction, 123) = 0} materialized with pk
  *       (auction, price) (a repeated pair upserts)
- *   <li>q7: highest bid per 10 s tumbling window joined back to the bids ({@link Q7Job})
+ *   <li>q5: auctions with the most bids per 2 s-sliding 10 s window ({@link TwoFragmentJob})
+ *   <li>q7: highest bid per 10 s tumbling window joined back to the bids ({@link TwoFragmentJob})
  * </ul>
  *
  * Bid columns: 0 auction, 1 bidder, 2 price, 3 channel, 4 url, 5 date_time, 6 extra. Immutable.
@@ -36,7 +37,9 @@ enum NexmarkQuery {
   Q0(false),
   Q1(false),
   Q2(true),
-  /** Two fragments over local channels: see {@link Q7Job}. */
+  /** Two fragments over local channels: see {@link TwoFragmentJob}. */
+  Q5(true),
+  /** Two fragments over local channels: see {@link TwoFragmentJob}. */
   Q7(true);
 
   /** The bid table's columns. */
@@ -60,6 +63,11 @@ enum NexmarkQuery {
     this.materialized = materialized;
   }
 
+  /** Whether the query runs as two fragments ({@link TwoFragmentJob}). */
+  boolean twoFragments() {
+    return this == Q5 || this == Q7;
+  }
+
   /** Whether the result goes into a Materialize (else the actor drops it: a blackhole sink). */
   boolean materialized() {
     return materialized;
@@ -71,7 +79,7 @@ enum NexmarkQuery {
       return valueOf(s.trim().toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(
-          "--query must be one of q0, q1, q2, q7, got '" + s + "'", e);
+          "--query must be one of q0, q1, q2, q5, q7, got '" + s + "'", e);
     }
   }
 
@@ -89,7 +97,7 @@ enum NexmarkQuery {
 
   /**
    * The plan of one actor over a bid source with {@code sourceOptions}; for q7 the source
-   * fragment's plan ({@link Q7Job} has the rest).
+   * fragment's plan ({@link TwoFragmentJob} has the rest).
    */
   StreamPlanNode plan(Map<String, String> sourceOptions) {
     StreamPlanNode src = source(sourceOptions);
@@ -110,7 +118,7 @@ enum NexmarkQuery {
                   ref(5),
                   ref(6)));
       case Q2 -> q2(src);
-      case Q7 -> Q7Job.sourcePlan(src);
+      case Q5, Q7 -> TwoFragmentJob.sourcePlan(src);
     };
   }
 

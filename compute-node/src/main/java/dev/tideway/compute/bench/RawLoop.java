@@ -21,7 +21,8 @@ import java.util.Set;
  * columns, with no executors, barriers or state store. q0 and q1 fold the projected values into a
  * blackhole; q2 keeps the distinct (auction, price) pairs in a {@link HashSet}; q7 keeps per 10 s
  * window its highest price and the bids at it (plus the bids on its closing instant, which {@code
- * BETWEEN} includes), and emits the result rows at the end.
+ * BETWEEN} includes), and emits the result rows at the end; q5 counts bids per auction per hop
+ * window and keeps, per window, the auctions at the highest count.
  *
  * <p>Confined to the calling thread.
  */
@@ -42,6 +43,11 @@ final class RawLoop {
   }
 
   private static final long WINDOW_MICROS = 10_000_000L;
+  private static final long SLIDE_MICROS = 2_000_000L;
+
+  /** q5: bids per auction, per hop window start. */
+  private final Map<Long, Map<Long, long[]>> counts = new HashMap<>();
+
   private final Map<Long, Window> windows = new HashMap<>();
 
   private final NexmarkQuery query;
@@ -68,6 +74,9 @@ final class RawLoop {
     if (query == NexmarkQuery.Q7) {
       outputRows = q7Rows().size();
     }
+    if (query == NexmarkQuery.Q5) {
+      outputRows = q5Rows();
+    }
     long rows = query == NexmarkQuery.Q2 ? view.size() : outputRows;
     return new Result(clock.nanoTime() - start, rows, checksum + blackhole.length);
   }
@@ -87,6 +96,32 @@ final class RawLoop {
     if (time == start) { // BETWEEN end - 10 s AND end also takes the next window's first instant
       windows.computeIfAbsent(start - WINDOW_MICROS, s -> new Window()).onEnd.add(bid);
     }
+  }
+
+  /** Counts one bid in each of the 5 hop windows (2 s slide, 10 s size) holding it. */
+  private void q5(long auction, long time) {
+    long last = time - Math.floorMod(time, SLIDE_MICROS);
+    for (long start = last; start > time - WINDOW_MICROS; start -= SLIDE_MICROS) {
+      counts.computeIfAbsent(start, s -> new HashMap<>())
+          .computeIfAbsent(auction, a -> new long[1])[0]++;
+    }
+  }
+
+  /** q5's result size: per window, the auctions whose count is the window's highest. */
+  private long q5Rows() {
+    long rows = 0;
+    for (Map<Long, long[]> w : counts.values()) {
+      long max = 0;
+      for (long[] c : w.values()) {
+        max = Math.max(max, c[0]);
+      }
+      for (long[] c : w.values()) {
+        if (c[0] == max) {
+          rows++;
+        }
+      }
+    }
+    return rows;
   }
 
   /** The q7 result once every bid is folded. */
@@ -127,6 +162,7 @@ final class RawLoop {
           blackhole[(i + 512) & 1023] = extra.get(i);
           outputRows++;
         }
+        case Q5 -> q5(auction.getLong(i), time.getLong(i));
         case Q7 -> q7(auction.getLong(i), bidder.getLong(i), price.getLong(i), time.getLong(i));
         case Q2 -> {
           long a = auction.getLong(i);

@@ -31,17 +31,22 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Nexmark q7 as two fragments joined by local channels: P source actors run {@code Source →
+ * Nexmark q5 and q7 as two fragments joined by local channels: P source actors run {@code Source →
  * Project(auction, bidder, price, date_time)} and broadcast each message to two channels into one
- * q7 actor, which runs {@code Materialize(HashJoin(Merge(bids), HashAgg(max(price) group by
+ * query actor, which reads one channel set through each of its two merges (they align the sources'
+ * barriers). q7's actor runs {@code Materialize(HashJoin(Merge(bids), HashAgg(max(price) group by
  * window_start, window_end) over TUMBLE(Merge(bids), 10 s)) on price = max with date_time BETWEEN
- * window_end - 10 s AND window_end)}. The two merges align the sources' barriers.
+ * window_end - 10 s AND window_end)}; q5's runs {@code Materialize(Project(auction, window_start,
+ * num) of HashJoin(AB, MB) on (window_start, window_end) with num >= maxn)} where AB = {@code
+ * HashAgg(count(*) group by auction, window_start, window_end)} over {@code HOP(Merge(bids), 2 s,
+ * 10 s)} and MB = {@code HashAgg(max(num) group by window_start, window_end)} over a second AB on
+ * the other merge.
  *
  * <p>The q7 actor's agg side drains a whole epoch before the join reads the bid side again, so the
  * bid channels must hold an epoch's chunks: {@link #CHANNEL_CAPACITY}. Built on the benchmark's
  * main thread.
  */
-final class Q7Job {
+final class TwoFragmentJob {
   /** Messages per channel; projected chunks are ~32 KiB, so at most ~0.5 GiB in flight. */
   static final int CHANNEL_CAPACITY = 16_384;
 
@@ -93,6 +98,79 @@ final class Q7Job {
         return new MergeExecutor(ctx.infoOf(node), node.outputSchema(), chans);
       }
     };
+  }
+
+  static final Interval TWO_S = Interval.ofMicros(2_000_000);
+
+  /** The q5 actor's plan; the view is (auction, window_start, num) keyed by (auction, window). */
+  static StreamPlanNode q5Plan() {
+    DataType ts = DataType.TIMESTAMP;
+    DataType big = DataType.BIGINT;
+    StreamPlanNode ab = countPerAuction(BID_MERGE, 20);
+    StreamPlanNode ab2 = countPerAuction(AGG_MERGE, 30);
+    StreamPlanNode mb =
+        StreamPlanNode.unary(
+            33,
+            new StreamNode.HashAgg(
+                List.of(1, 2),
+                List.of(AggCall.of(AggKind.MAX, new ExprNode.InputRef(3, big), big)),
+                NexmarkQuery.table(33, List.of(ts, ts), 2),
+                Map.of(0, NexmarkQuery.table(34, List.of(ts, ts, big), 3))),
+            ab2,
+            Schema.ofTypes(ts, ts, big));
+    ExprNode cond =
+        ExprNode.FunctionCall.of(
+            FunctionKind.GREATER_THAN_OR_EQUAL,
+            DataType.BOOLEAN,
+            new ExprNode.InputRef(3, big),
+            new ExprNode.InputRef(6, big));
+    List<DataType> both = new ArrayList<>(ab.outputSchema().types());
+    both.addAll(mb.outputSchema().types());
+    StreamPlanNode join =
+        new StreamPlanNode(
+            40,
+            new StreamNode.HashJoin(
+                JoinType.INNER,
+                List.of(1, 2),
+                List.of(0, 1),
+                Optional.of(cond),
+                NexmarkQuery.table(41, ab.outputSchema().types(), 3),
+                NexmarkQuery.table(42, mb.outputSchema().types(), 2)),
+            List.of(ab, mb),
+            Schema.ofTypes(both));
+    List<ExprNode> cols =
+        List.of(
+            new ExprNode.InputRef(0, big),
+            new ExprNode.InputRef(1, ts),
+            new ExprNode.InputRef(3, big));
+    StreamPlanNode proj =
+        StreamPlanNode.unary(43, new StreamNode.Project(cols), join, Schema.ofTypes(big, ts, big));
+    TableDesc mv = NexmarkQuery.table(NexmarkQuery.MV_TABLE, List.of(big, ts, big), 2);
+    return StreamPlanNode.unary(44, new StreamNode.Materialize(mv), proj, proj.outputSchema());
+  }
+
+  /** {@code count(*) group by auction, window_start, window_end} over HOP(2 s, 10 s) of a merge. */
+  private static StreamPlanNode countPerAuction(int mergeId, int firstId) {
+    DataType ts = DataType.TIMESTAMP;
+    DataType big = DataType.BIGINT;
+    Schema bids = Schema.ofTypes(big, big, big, ts);
+    StreamPlanNode merge =
+        StreamPlanNode.leaf(firstId, new StreamNode.Merge(mergeId, DispatcherKind.BROADCAST), bids);
+    StreamPlanNode hop =
+        StreamPlanNode.unary(
+            firstId + 1,
+            new StreamNode.HopWindow(3, TWO_S, TEN_S),
+            merge,
+            Schema.ofTypes(big, big, big, ts, ts, ts));
+    return StreamPlanNode.unary(
+        firstId + 2,
+        new StreamNode.HashAgg(
+            List.of(0, 4, 5),
+            List.of(AggCall.countStar()),
+            NexmarkQuery.table(firstId + 2, List.of(big, ts, ts), 3),
+            Map.of()),
+        hop,
+        Schema.ofTypes(big, ts, ts, big));
   }
 
   /** The q7 actor's plan. */
