@@ -127,11 +127,11 @@ public final class NexmarkBenchmark implements Benchmark {
       StreamPlanNode view = plan;
       if (query.twoFragments()) {
         view = query == NexmarkQuery.Q5 ? TwoFragmentJob.q5Plan() : TwoFragmentJob.q7Plan();
-        BarrierInbox none = new BarrierInbox(TwoFragmentJob.Q7_ACTOR);
+        BarrierInbox none = new BarrierInbox(TwoFragmentJob.QUERY_ACTOR);
         roots.put(
-            TwoFragmentJob.Q7_ACTOR,
+            TwoFragmentJob.QUERY_ACTOR,
             ExecutorChains.build(
-                builders, ctx(TwoFragmentJob.Q7_ACTOR, none, null, clock, store), view));
+                builders, ctx(TwoFragmentJob.QUERY_ACTOR, none, null, clock, store), view));
       }
       BarrierDriver driver = new BarrierDriver(inboxes, roots.keySet(), store, clock, intervalMs);
       List<StreamActor> actors = new ArrayList<>();

@@ -50,8 +50,8 @@ final class TwoFragmentJob {
   /** Messages per channel; projected chunks are ~32 KiB, so at most ~0.5 GiB in flight. */
   static final int CHANNEL_CAPACITY = 16_384;
 
-  /** The q7 actor's id. */
-  static final int Q7_ACTOR = 300;
+  /** The query actor's id. */
+  static final int QUERY_ACTOR = 300;
 
   static final Interval TEN_S = Interval.ofMicros(10_000_000);
 
@@ -72,8 +72,8 @@ final class TwoFragmentJob {
 
   /** Wraps a source actor's chain in a dispatcher broadcasting to both q7 merges. */
   Executor dispatch(int actorId, Executor chain) {
-    LocalChannel bid = new LocalChannel(ChannelId.of(actorId, Q7_ACTOR), CHANNEL_CAPACITY);
-    LocalChannel agg = new LocalChannel(ChannelId.of(actorId, Q7_ACTOR), CHANNEL_CAPACITY);
+    LocalChannel bid = new LocalChannel(ChannelId.of(actorId, QUERY_ACTOR), CHANNEL_CAPACITY);
+    LocalChannel agg = new LocalChannel(ChannelId.of(actorId, QUERY_ACTOR), CHANNEL_CAPACITY);
     bidSide.add(bid);
     aggSide.add(agg);
     List<OutputChannel> outs = List.of(bid, agg);
