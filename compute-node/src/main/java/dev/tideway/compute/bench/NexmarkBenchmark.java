@@ -1,0 +1,247 @@
+package dev.tideway.compute.bench;
+
+import dev.tideway.barrier.executor.Executor;
+import dev.tideway.common.bench.Benchmark;
+import dev.tideway.common.key.OrderType;
+import dev.tideway.common.plan.StreamPlanNode;
+import dev.tideway.common.time.Clock;
+import dev.tideway.compute.actor.BarrierInbox;
+import dev.tideway.compute.actor.ExecutorBuildContext;
+import dev.tideway.compute.actor.ExecutorBuilders;
+import dev.tideway.compute.actor.StreamActor;
+import dev.tideway.compute.executor.StateTables;
+import dev.tideway.compute.executor.build.ExecutorChains;
+import dev.tideway.compute.executor.build.StatefulBuilder;
+import dev.tideway.compute.executor.build.StatelessBuilder;
+import dev.tideway.compute.executor.source.NexmarkConfig;
+import dev.tideway.compute.executor.source.NexmarkSplitReader;
+import dev.tideway.storage.api.StateStores;
+import dev.tideway.storage.api.Storage;
+import dev.tideway.storage.api.StorageOptions;
+import dev.tideway.storage.table.StateTable;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code tideway bench nexmark --query q0|q1|q2 [--events N] [--parallelism P]
+ * [--barrier-interval-ms I]}: runs a Nexmark query in process and compares it with a hand-written
+ * single-thread loop over the same generated events ({@link RawLoop}).
+ *
+ * <p>Flow: (1) the raw loop runs; (2) P actors ({@link StreamActor}, one thread each) are built
+ * from the query's plan through the executor builders, actor k reading split k of P of the bid
+ * generator; this is {@code mode=chain-per-split}: no exchange between actors, so only queries
+ * whose result does not need a repartition (q0, q1, q2) are offered; (3) a {@link BarrierDriver}
+ * injects a barrier every interval and commits the in-memory state store once every actor collected
+ * it, and stops the actors once the sources are exhausted; (4) figures are printed as {@code
+ * key=value}, the last line {@code summary=...}.
+ *
+ * <p>Single-threaded apart from the actors; one instance per run.
+ */
+public final class NexmarkBenchmark implements Benchmark {
+  private static final long DEFAULT_EVENTS = 5_000_000L;
+
+  @Override
+  public String name() {
+    return "nexmark";
+  }
+
+  @Override
+  public String description() {
+    return "Nexmark q0/q1/q2/q5/q7 in process vs a hand-written loop (events/s, barrier latency)";
+  }
+
+  /** Runs the benchmark from the command line: {@code --query q0 --events 1000000 ...}. */
+  public static void main(String[] args) {
+    PrintWriter out = new PrintWriter(System.out, true);
+    new NexmarkBenchmark().run(Options.parse(List.of(args)), out);
+    out.flush();
+  }
+
+  @Override
+  public void run(Options options, PrintWriter out) {
+    options.checkOnly("query", "events", "parallelism", "barrier-interval-ms");
+    NexmarkQuery query = NexmarkQuery.parse(options.values().getOrDefault("query", "q0"));
+    long events = options.getLong("events", DEFAULT_EVENTS);
+    int parallelism = (int) options.getLong("parallelism", 2);
+    long intervalMs = options.getLong("barrier-interval-ms", 1000);
+    Map<String, String> sourceOptions = sourceOptions(events, parallelism);
+    Map<String, String> warmOptions = sourceOptions(Math.min(1_000_000, events / 5), parallelism);
+    Clock clock = Clock.system();
+    // warm the generator, the executors and the storage path (first sync) in both runs, so
+    // neither is measured cold
+    new RawLoop(query).run(NexmarkConfig.parse(warmOptions), clock);
+    RawLoop.Result raw = new RawLoop(query).run(NexmarkConfig.parse(sourceOptions), clock);
+    try {
+      runEngine(query, warmOptions, parallelism, intervalMs, clock);
+      Engine e = runEngine(query, sourceOptions, parallelism, intervalMs, clock);
+      print(out, query, events, parallelism, intervalMs, raw, e);
+    } catch (Exception ex) {
+      throw new IllegalStateException("nexmark " + query + " failed: " + ex.getMessage(), ex);
+    }
+  }
+
+  private static Map<String, String> sourceOptions(long events, int parallelism) {
+    return Map.of(
+        "nexmark.table.type", "Bid",
+        "nexmark.event.num", Long.toString(Math.max(1, events)),
+        "nexmark.split.num", Integer.toString(parallelism));
+  }
+
+  /** What the engine run measured. */
+  private record Engine(BarrierDriver.Result driver, long viewRows) {}
+
+  private static Engine runEngine(
+      NexmarkQuery query,
+      Map<String, String> sourceOptions,
+      int parallelism,
+      long intervalMs,
+      Clock clock)
+      throws Exception {
+    StreamPlanNode plan = query.plan(sourceOptions);
+    List<String> splitIds =
+        NexmarkSplitReader.allSplits(NexmarkConfig.parse(sourceOptions)).stream()
+            .map(r -> r.splitId())
+            .toList();
+    try (Storage store = StateStores.open("memory://", StorageOptions.defaults())) {
+      TrackedNexmarkSource source = new TrackedNexmarkSource();
+      TwoFragmentJob q7 = new TwoFragmentJob();
+      ExecutorBuilders builders =
+          ExecutorBuilders.of(
+              source, new StatelessBuilder(), new StatefulBuilder(), q7.mergeBuilder());
+      List<BarrierInbox> inboxes = new ArrayList<>();
+      Map<Integer, Executor> roots = new LinkedHashMap<>();
+      for (int k = 0; k < parallelism; k++) {
+        int actorId = 100 + k;
+        BarrierInbox inbox = new BarrierInbox(actorId);
+        inboxes.add(inbox);
+        Executor chain =
+            ExecutorChains.build(
+                builders, ctx(actorId, inbox, splitIds.get(k), clock, store), plan);
+        roots.put(actorId, query.twoFragments() ? q7.dispatch(actorId, chain) : chain);
+      }
+      StreamPlanNode view = plan;
+      if (query.twoFragments()) {
+        view = query == NexmarkQuery.Q5 ? TwoFragmentJob.q5Plan() : TwoFragmentJob.q7Plan();
+        BarrierInbox none = new BarrierInbox(TwoFragmentJob.QUERY_ACTOR);
+        roots.put(
+            TwoFragmentJob.QUERY_ACTOR,
+            ExecutorChains.build(
+                builders, ctx(TwoFragmentJob.QUERY_ACTOR, none, null, clock, store), view));
+      }
+      BarrierDriver driver = new BarrierDriver(inboxes, roots.keySet(), store, clock, intervalMs);
+      List<StreamActor> actors = new ArrayList<>();
+      roots.forEach((id, root) -> actors.add(new StreamActor(id, root, driver)));
+      actors.forEach(StreamActor::start);
+      BarrierDriver.Result r;
+      try {
+        r = driver.run(source::allExhausted);
+      } finally {
+        for (StreamActor a : actors) {
+          a.drop(5_000); // no-op for actors the stop barrier ended; stops the rest on failure
+        }
+      }
+      long viewRows = query.materialized() ? countView(store, view, r.lastCommittedEpoch()) : -1;
+      return new Engine(r, viewRows);
+    }
+  }
+
+  private static ExecutorBuildContext ctx(
+      int actorId, BarrierInbox inbox, String split, Clock clock, Storage store) {
+    BitSet all = new BitSet();
+    all.set(0, 256);
+    return new ExecutorBuildContext(
+        actorId,
+        split == null ? 2 : 1,
+        all,
+        inbox,
+        split == null ? List.of() : List.of(split),
+        clock,
+        store,
+        (epoch, actor, code, a, rows) -> {});
+  }
+
+  private static long countView(Storage store, StreamPlanNode plan, long epoch) {
+    List<dev.tideway.common.types.DataType> types = plan.outputSchema().types();
+    int[] pk = new int[types.size()];
+    for (int i = 0; i < pk.length; i++) {
+      pk[i] = i;
+    }
+    var codecs =
+        StateTables.codecs(
+            NexmarkQuery.MV_TABLE,
+            types,
+            pk,
+            Collections.nCopies(pk.length, OrderType.ASC),
+            new int[] {0});
+    long n = 0;
+    try (StateTable.CloseableRows rows =
+        StateTable.readCommitted(store, NexmarkQuery.MV_TABLE, codecs, epoch)) {
+      while (rows.hasNext()) {
+        rows.next();
+        n++;
+      }
+    }
+    return n;
+  }
+
+  private static void print(
+      PrintWriter out,
+      NexmarkQuery query,
+      long events,
+      int parallelism,
+      long intervalMs,
+      RawLoop.Result raw,
+      Engine e) {
+    double secs = e.driver().elapsedNanos() / 1e9;
+    double eps = events / secs;
+    double rawEps = events / (raw.elapsedNanos() / 1e9);
+    List<Long> lat = new ArrayList<>(e.driver().barrierLatencyNanos());
+    Collections.sort(lat);
+    double p50 = percentileMs(lat, 0.50);
+    double p99 = percentileMs(lat, 0.99);
+    double eff = eps / rawEps;
+    String q = query.name().toLowerCase();
+    out.printf("query=%s%n", q);
+    out.printf(
+        "mode=%s%n",
+        query.twoFragments()
+            ? "two-fragment (P source StreamActors -> local broadcast channels -> 1 query StreamActor)"
+            : "chain-per-split (P StreamActors, no exchange)");
+    out.printf("warmup=one raw and one engine run over min(1M, events/5) events first%n");
+    out.printf("sink=%s%n", query.materialized() ? "materialize" : "blackhole");
+    out.printf(
+        "events=%d%nparallelism=%d%nbarrier_interval_ms=%d%n", events, parallelism, intervalMs);
+    out.printf("elapsed_s=%.3f%n", secs);
+    out.printf("events_per_s=%.0f%n", eps);
+    out.printf("barriers=%d%n", lat.size());
+    out.printf(
+        "barrier_latencies_ms=%s%n",
+        e.driver().barrierLatencyNanos().stream().map(n -> Long.toString(n / 1_000_000)).toList());
+    out.printf("barrier_p50_ms=%.1f%nbarrier_p99_ms=%.1f%n", p50, p99);
+    out.printf("raw_elapsed_s=%.3f%n", raw.elapsedNanos() / 1e9);
+    out.printf("raw_events_per_s=%.0f%n", rawEps);
+    out.printf("raw_output_rows=%d%n", raw.outputRows());
+    if (query.materialized()) {
+      out.printf("view_rows=%d%n", e.viewRows());
+      out.printf("view_matches_raw=%s%n", e.viewRows() == raw.outputRows());
+    }
+    out.printf("efficiency=%.3f%n", eff);
+    out.printf(
+        "summary=nexmark %s P=%d events=%d: %.0f events/s (raw %.0f, efficiency %.2f),"
+            + " barrier p50 %.0f ms p99 %.0f ms%n",
+        q, parallelism, events, eps, rawEps, eff, p50, p99);
+  }
+
+  private static double percentileMs(List<Long> sorted, double p) {
+    if (sorted.isEmpty()) {
+      return Double.NaN;
+    }
+    int i = (int) Math.min(sorted.size() - 1, Math.ceil(p * sorted.size()) - 1);
+    return sorted.get(Math.max(0, i)) / 1e6;
+  }
+}

@@ -1,0 +1,176 @@
+package dev.tideway.compute.bench;
+
+import dev.tideway.common.chunk.ColumnVector;
+import dev.tideway.common.chunk.LongVector;
+import dev.tideway.common.chunk.StreamChunk;
+import dev.tideway.common.time.Clock;
+import dev.tideway.compute.executor.source.NexmarkConfig;
+import dev.tideway.compute.executor.source.NexmarkSplitReader;
+import dev.tideway.compute.executor.source.SplitReader;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The baseline: one thread reads every split of the same generator configuration (so the same
+ * events, generated the same way into chunks) and does the query's work by hand over the primitive
+ * columns, with no executors, barriers or state store. q0 and q1 fold the projected values into a
+ * blackhole; q2 keeps the distinct (auction, price) pairs in a {@link HashSet}; q7 keeps per 10 s
+ * window its highest price and the bids at it (plus the bids on its closing instant, which {@code
+ * BETWEEN} includes), and emits the result rows at the end; q5 counts bids per auction per hop
+ * window and keeps, per window, the auctions at the highest count.
+ *
+ * <p>Confined to the calling thread.
+ */
+final class RawLoop {
+  /** Wall time of the loop, rows it emitted, and a checksum that keeps the work alive. */
+  record Result(long elapsedNanos, long outputRows, long checksum) {}
+
+  private record Pair(long auction, long price) {}
+
+  /** A q7 result row: the bid, its window and the window's highest price. */
+  private record Q7Row(long auction, long bidder, long price, long time, long windowStart) {}
+
+  /** One q7 window so far: its highest price, the bids at it, and bids on its end boundary. */
+  private static final class Window {
+    long max = Long.MIN_VALUE;
+    final List<long[]> atMax = new ArrayList<>();
+    final List<long[]> onEnd = new ArrayList<>();
+  }
+
+  private static final long WINDOW_MICROS = 10_000_000L;
+  private static final long SLIDE_MICROS = 2_000_000L;
+
+  /** q5: bids per auction, per hop window start. */
+  private final Map<Long, Map<Long, long[]>> counts = new HashMap<>();
+
+  private final Map<Long, Window> windows = new HashMap<>();
+
+  private final NexmarkQuery query;
+  private final Object[] blackhole = new Object[1024];
+  private final Set<Pair> view = new HashSet<>();
+  private long checksum;
+  private long outputRows;
+
+  RawLoop(NexmarkQuery query) {
+    this.query = query;
+  }
+
+  /** Runs the query over every event {@code config} describes. */
+  Result run(NexmarkConfig config, Clock clock) {
+    long start = clock.nanoTime();
+    for (SplitReader r : NexmarkSplitReader.allSplits(config)) {
+      long offset = 0;
+      while (!r.isExhausted(offset)) {
+        SplitReader.Batch b = r.read(offset, config.maxChunkSize());
+        offset = b.nextOffset();
+        process(b.chunk());
+      }
+    }
+    if (query == NexmarkQuery.Q7) {
+      outputRows = q7Rows().size();
+    }
+    if (query == NexmarkQuery.Q5) {
+      outputRows = q5Rows();
+    }
+    long rows = query == NexmarkQuery.Q2 ? view.size() : outputRows;
+    return new Result(clock.nanoTime() - start, rows, checksum + blackhole.length);
+  }
+
+  /** Folds one bid into its window (and, on a window boundary, into the previous window's end). */
+  private void q7(long auction, long bidder, long price, long time) {
+    long start = time - Math.floorMod(time, WINDOW_MICROS);
+    long[] bid = {auction, bidder, price, time};
+    Window w = windows.computeIfAbsent(start, s -> new Window());
+    if (price > w.max) {
+      w.max = price;
+      w.atMax.clear();
+    }
+    if (price == w.max) {
+      w.atMax.add(bid);
+    }
+    if (time == start) { // BETWEEN end - 10 s AND end also takes the next window's first instant
+      windows.computeIfAbsent(start - WINDOW_MICROS, s -> new Window()).onEnd.add(bid);
+    }
+  }
+
+  /** Counts one bid in each of the 5 hop windows (2 s slide, 10 s size) holding it. */
+  private void q5(long auction, long time) {
+    long last = time - Math.floorMod(time, SLIDE_MICROS);
+    for (long start = last; start > time - WINDOW_MICROS; start -= SLIDE_MICROS) {
+      counts.computeIfAbsent(start, s -> new HashMap<>())
+          .computeIfAbsent(auction, a -> new long[1])[0]++;
+    }
+  }
+
+  /** q5's result size: per window, the auctions whose count is the window's highest. */
+  private long q5Rows() {
+    long rows = 0;
+    for (Map<Long, long[]> w : counts.values()) {
+      long max = 0;
+      for (long[] c : w.values()) {
+        max = Math.max(max, c[0]);
+      }
+      for (long[] c : w.values()) {
+        if (c[0] == max) {
+          rows++;
+        }
+      }
+    }
+    return rows;
+  }
+
+  /** The q7 result once every bid is folded. */
+  private Set<Q7Row> q7Rows() {
+    Set<Q7Row> out = new HashSet<>();
+    windows.forEach(
+        (start, w) -> {
+          for (long[] b : w.atMax) {
+            out.add(new Q7Row(b[0], b[1], b[2], b[3], start));
+          }
+          for (long[] b : w.onEnd) {
+            if (b[2] == w.max) {
+              out.add(new Q7Row(b[0], b[1], b[2], b[3], start));
+            }
+          }
+        });
+    return out;
+  }
+
+  private void process(StreamChunk c) {
+    LongVector auction = (LongVector) c.column(0);
+    LongVector bidder = (LongVector) c.column(1);
+    LongVector price = (LongVector) c.column(2);
+    LongVector time = (LongVector) c.column(5);
+    ColumnVector extra = c.column(6);
+    int n = c.size();
+    for (int i = 0; i < n; i++) {
+      switch (query) {
+        case Q0 -> {
+          checksum += auction.getLong(i) ^ bidder.getLong(i) ^ price.getLong(i) ^ time.getLong(i);
+          blackhole[i & 1023] = extra.get(i);
+          outputRows++;
+        }
+        case Q1 -> {
+          BigDecimal euro = NexmarkQuery.RATE.multiply(BigDecimal.valueOf(price.getLong(i)));
+          checksum += auction.getLong(i) ^ bidder.getLong(i) ^ time.getLong(i);
+          blackhole[i & 1023] = euro;
+          blackhole[(i + 512) & 1023] = extra.get(i);
+          outputRows++;
+        }
+        case Q5 -> q5(auction.getLong(i), time.getLong(i));
+        case Q7 -> q7(auction.getLong(i), bidder.getLong(i), price.getLong(i), time.getLong(i));
+        case Q2 -> {
+          long a = auction.getLong(i);
+          if (a % NexmarkQuery.Q2_MOD == 0) {
+            view.add(new Pair(a, price.getLong(i)));
+          }
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,98 @@
+package dev.tideway.compute.executor.build;
+
+import dev.tideway.barrier.executor.Executor;
+import dev.tideway.common.check.Checks;
+import dev.tideway.common.plan.SourceConnector;
+import dev.tideway.common.plan.StreamNode;
+import dev.tideway.common.plan.StreamPlanNode;
+import dev.tideway.compute.actor.ExecutorBuildContext;
+import dev.tideway.compute.actor.ExecutorBuilder;
+import dev.tideway.compute.executor.source.DatagenSplitReader;
+import dev.tideway.compute.executor.source.NexmarkConfig;
+import dev.tideway.compute.executor.source.NexmarkSplitReader;
+import dev.tideway.compute.executor.source.RateLimiter;
+import dev.tideway.compute.executor.source.SourceExecutor;
+import dev.tideway.compute.executor.source.SplitReader;
+import dev.tideway.compute.executor.source.StateTableSplitStateStore;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Builds {@code Source} bodies: a {@link SourceExecutor} over the readers of the splits the actor
+ * owns ({@link ExecutorBuildContext#splits()}, matched by split id against every split the
+ * connector's options describe), keeping offsets in the plan's source state table.
+ *
+ * <p>Options beyond the connector's own: {@code source.rows.per.second} (the actor's rate limit;
+ * unlimited by default) and {@code source.chunk.size} (rows per chunk; default the nexmark chunk
+ * size or 1024). Stateless and thread-safe.
+ */
+public final class SourceBuilder implements ExecutorBuilder {
+  /** Rows per chunk when the options say nothing. */
+  static final int DEFAULT_CHUNK_SIZE = 1024;
+
+  @Override
+  public Set<Class<? extends StreamNode>> nodeKinds() {
+    return Set.of(StreamNode.Source.class);
+  }
+
+  @Override
+  public Executor build(ExecutorBuildContext ctx, StreamPlanNode node, List<Executor> inputs) {
+    StreamNode.Source src = (StreamNode.Source) node.node();
+    Map<String, String> opts = src.properties();
+    List<SplitReader> all;
+    int chunkSize;
+    if (src.connector() == SourceConnector.NEXMARK) {
+      NexmarkConfig c = NexmarkConfig.parse(opts);
+      all = NexmarkSplitReader.allSplits(c);
+      chunkSize = c.maxChunkSize();
+    } else {
+      Checks.checkArgument(
+          src.connector() == SourceConnector.DATAGEN,
+          "actor %s: no source builder for connector %s",
+          ctx.actorId(),
+          src.connector());
+      all = DatagenSplitReader.allSplits(src.schema(), opts);
+      chunkSize = DEFAULT_CHUNK_SIZE;
+    }
+    chunkSize =
+        Integer.parseInt(opts.getOrDefault("source.chunk.size", Integer.toString(chunkSize)));
+    long rate =
+        Long.parseLong(
+            opts.getOrDefault("source.rows.per.second", Long.toString(RateLimiter.UNLIMITED)));
+    List<SplitReader> mine = owned(ctx, node, all);
+    Checks.checkState(
+        ctx.stateStore() != null, "actor %s: a source needs a state store", ctx.actorId());
+    return new SourceExecutor(
+        ctx.infoOf(node),
+        mine,
+        ctx.barrierInbox(),
+        new StateTableSplitStateStore(ctx.stateStore(), src.stateTable().tableId()),
+        ctx.clock(),
+        new SourceExecutor.Options(chunkSize, rate));
+  }
+
+  /** The readers of the actor's splits, in the context's order; fails naming an unknown split. */
+  static List<SplitReader> owned(
+      ExecutorBuildContext ctx, StreamPlanNode node, List<SplitReader> all) {
+    List<SplitReader> mine = new ArrayList<>();
+    for (String id : ctx.splits()) {
+      SplitReader r = all.stream().filter(s -> s.splitId().equals(id)).findFirst().orElse(null);
+      Checks.checkArgument(
+          r != null,
+          "actor %s operator %s: split %s is not one of %s",
+          ctx.actorId(),
+          node.operatorId(),
+          id,
+          all.stream().map(SplitReader::splitId).toList());
+      mine.add(r);
+    }
+    Checks.checkArgument(
+        !mine.isEmpty(),
+        "actor %s operator %s: no splits assigned",
+        ctx.actorId(),
+        node.operatorId());
+    return mine;
+  }
+}

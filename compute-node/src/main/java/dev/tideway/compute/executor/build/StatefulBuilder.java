@@ -1,0 +1,59 @@
+package dev.tideway.compute.executor.build;
+
+import dev.tideway.barrier.executor.Executor;
+import dev.tideway.common.check.Checks;
+import dev.tideway.common.plan.StreamNode;
+import dev.tideway.common.plan.StreamPlanNode;
+import dev.tideway.compute.actor.ExecutorBuildContext;
+import dev.tideway.compute.actor.ExecutorBuilder;
+import dev.tideway.compute.executor.HashAggExecutor;
+import dev.tideway.compute.executor.HashJoinExecutor;
+import dev.tideway.compute.executor.MaterializeExecutor;
+import dev.tideway.compute.executor.StateTables;
+import dev.tideway.storage.api.StateStore;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Builds the operators that keep state: {@code HashAgg}, {@code HashJoin} and {@code Materialize},
+ * their tables opened on the context's state store ({@link StateTables} encodings). HashAgg's group
+ * cache holds {@link #AGG_CACHE_GROUPS} groups. Stateless and thread-safe.
+ */
+public final class StatefulBuilder implements ExecutorBuilder {
+  /** Groups a HashAgg keeps decoded in memory before evicting clean ones. */
+  public static final int AGG_CACHE_GROUPS = 65_536;
+
+  @Override
+  public Set<Class<? extends StreamNode>> nodeKinds() {
+    return Set.of(
+        StreamNode.HashAgg.class, StreamNode.HashJoin.class, StreamNode.Materialize.class);
+  }
+
+  @Override
+  public Executor build(ExecutorBuildContext ctx, StreamPlanNode node, List<Executor> inputs) {
+    StateStore store = ctx.stateStore();
+    Checks.checkState(
+        store != null,
+        "actor %s operator %s (%s) needs a state store",
+        ctx.actorId(),
+        node.operatorId(),
+        node.node().kindName());
+    var info = ctx.infoOf(node);
+    StreamNode body = node.node();
+    if (body instanceof StreamNode.HashAgg a) {
+      return new HashAggExecutor(info, inputs.get(0), a, store, AGG_CACHE_GROUPS);
+    }
+    if (body instanceof StreamNode.HashJoin j) {
+      return new HashJoinExecutor(info, inputs.get(0), inputs.get(1), j, store);
+    }
+    if (body instanceof StreamNode.Materialize m) {
+      return new MaterializeExecutor(info, inputs.get(0), StateTables.open(store, m.table()));
+    }
+    throw new IllegalArgumentException(
+        "StatefulBuilder cannot build "
+            + body.kindName()
+            + " (operator "
+            + node.operatorId()
+            + ")");
+  }
+}

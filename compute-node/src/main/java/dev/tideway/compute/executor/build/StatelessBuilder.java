@@ -1,0 +1,53 @@
+package dev.tideway.compute.executor.build;
+
+import dev.tideway.barrier.executor.Executor;
+import dev.tideway.common.plan.StreamNode;
+import dev.tideway.common.plan.StreamPlanNode;
+import dev.tideway.compute.actor.ExecutorBuildContext;
+import dev.tideway.compute.actor.ExecutorBuilder;
+import dev.tideway.compute.executor.FilterExecutor;
+import dev.tideway.compute.executor.HopWindowExecutor;
+import dev.tideway.compute.executor.ProjectExecutor;
+import dev.tideway.compute.executor.TumbleWindowExecutor;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Builds the stateless unary operators: {@code Project}, {@code Filter}, {@code TumbleWindow} and
+ * {@code HopWindow}. Stateless and thread-safe.
+ */
+public final class StatelessBuilder implements ExecutorBuilder {
+  @Override
+  public Set<Class<? extends StreamNode>> nodeKinds() {
+    return Set.of(
+        StreamNode.Project.class,
+        StreamNode.Filter.class,
+        StreamNode.TumbleWindow.class,
+        StreamNode.HopWindow.class);
+  }
+
+  @Override
+  public Executor build(ExecutorBuildContext ctx, StreamPlanNode node, List<Executor> inputs) {
+    Executor in = inputs.get(0);
+    var info = ctx.infoOf(node);
+    StreamNode body = node.node();
+    if (body instanceof StreamNode.Project p) {
+      return new ProjectExecutor(info, in, p.exprs(), node.outputSchema());
+    }
+    if (body instanceof StreamNode.Filter f) {
+      return new FilterExecutor(info, in, f.predicate());
+    }
+    if (body instanceof StreamNode.TumbleWindow t) {
+      return new TumbleWindowExecutor(info, in, t.timeColumn(), t.size());
+    }
+    if (body instanceof StreamNode.HopWindow h) {
+      return new HopWindowExecutor(info, in, h.timeColumn(), h.slide(), h.size());
+    }
+    throw new IllegalArgumentException(
+        "StatelessBuilder cannot build "
+            + body.kindName()
+            + " (operator "
+            + node.operatorId()
+            + ")");
+  }
+}
