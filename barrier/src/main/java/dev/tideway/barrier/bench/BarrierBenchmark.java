@@ -1,5 +1,8 @@
 package dev.tideway.barrier.bench;
 
+import dev.tideway.barrier.control.BarrierCompleted;
+import dev.tideway.barrier.control.InjectBarrier;
+import dev.tideway.barrier.control.NodeFailure;
 import dev.tideway.barrier.epoch.Epoch;
 import dev.tideway.barrier.epoch.EpochPair;
 import dev.tideway.barrier.global.BarrierConfig;
@@ -11,10 +14,7 @@ import dev.tideway.barrier.local.LocalBarrierEnvironment;
 import dev.tideway.barrier.local.LocalBarrierManager;
 import dev.tideway.barrier.local.SyncRequest;
 import dev.tideway.barrier.message.Barrier;
-import dev.tideway.barrier.message.BarrierCompleted;
 import dev.tideway.barrier.message.BarrierKind;
-import dev.tideway.barrier.message.InjectBarrier;
-import dev.tideway.barrier.message.NodeFailure;
 import dev.tideway.barrier.progress.BackfillActor;
 import dev.tideway.barrier.progress.BackfillMode;
 import dev.tideway.barrier.progress.BackfillState;

@@ -1,11 +1,11 @@
 package dev.tideway.barrier.global;
 
+import dev.tideway.barrier.control.InjectBarrier;
+import dev.tideway.barrier.control.TableStatsDelta;
 import dev.tideway.barrier.epoch.EpochPair;
 import dev.tideway.barrier.message.Barrier;
 import dev.tideway.barrier.message.BarrierKind;
-import dev.tideway.barrier.message.InjectBarrier;
 import dev.tideway.barrier.message.Mutation;
-import dev.tideway.barrier.message.TableStatsDelta;
 import dev.tideway.barrier.progress.ProgressBatch;
 import java.util.List;
 

@@ -1,14 +1,14 @@
 package dev.tideway.barrier.global;
 
+import dev.tideway.barrier.control.BarrierCompleted;
+import dev.tideway.barrier.control.InjectBarrier;
+import dev.tideway.barrier.control.NodeFailure;
+import dev.tideway.barrier.control.TableStatsDelta;
 import dev.tideway.barrier.epoch.Epoch;
 import dev.tideway.barrier.epoch.EpochPair;
 import dev.tideway.barrier.message.Barrier;
-import dev.tideway.barrier.message.BarrierCompleted;
 import dev.tideway.barrier.message.BarrierKind;
-import dev.tideway.barrier.message.InjectBarrier;
 import dev.tideway.barrier.message.Mutation;
-import dev.tideway.barrier.message.NodeFailure;
-import dev.tideway.barrier.message.TableStatsDelta;
 import dev.tideway.barrier.progress.ProgressBatch;
 import dev.tideway.common.check.Checks;
 import dev.tideway.common.time.Clock;

@@ -1,7 +1,7 @@
 package dev.tideway.barrier.global;
 
+import dev.tideway.barrier.control.TableStatsDelta;
 import dev.tideway.barrier.message.Barrier;
-import dev.tideway.barrier.message.TableStatsDelta;
 import dev.tideway.barrier.progress.ProgressBatch;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.tideway.barrier.local;
 
+import dev.tideway.barrier.control.SyncResult;
 import dev.tideway.barrier.message.Barrier;
-import dev.tideway.barrier.message.SyncResult;
 import dev.tideway.barrier.progress.ProgressBatch;
 import java.util.BitSet;
 

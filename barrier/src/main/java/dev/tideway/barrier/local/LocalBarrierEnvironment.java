@@ -1,8 +1,8 @@
 package dev.tideway.barrier.local;
 
+import dev.tideway.barrier.control.BarrierCompleted;
+import dev.tideway.barrier.control.NodeFailure;
 import dev.tideway.barrier.message.Barrier;
-import dev.tideway.barrier.message.BarrierCompleted;
-import dev.tideway.barrier.message.NodeFailure;
 
 /**
  * The side effects of a {@link LocalBarrierManager}, implemented by the compute node shell (actor

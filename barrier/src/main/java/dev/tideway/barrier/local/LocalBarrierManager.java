@@ -1,12 +1,12 @@
 package dev.tideway.barrier.local;
 
+import dev.tideway.barrier.control.BarrierCompleted;
+import dev.tideway.barrier.control.InjectBarrier;
+import dev.tideway.barrier.control.NodeFailure;
+import dev.tideway.barrier.control.SyncResult;
 import dev.tideway.barrier.epoch.EpochPair;
 import dev.tideway.barrier.message.Barrier;
-import dev.tideway.barrier.message.BarrierCompleted;
 import dev.tideway.barrier.message.BarrierKind;
-import dev.tideway.barrier.message.InjectBarrier;
-import dev.tideway.barrier.message.NodeFailure;
-import dev.tideway.barrier.message.SyncResult;
 import dev.tideway.barrier.progress.CreateMviewProgressReporter;
 import dev.tideway.barrier.progress.ProgressSink;
 import dev.tideway.barrier.util.IntIntMap;

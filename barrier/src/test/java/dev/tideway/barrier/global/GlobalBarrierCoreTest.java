@@ -3,13 +3,13 @@ package dev.tideway.barrier.global;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tideway.barrier.control.BarrierCompleted;
+import dev.tideway.barrier.control.NodeFailure;
+import dev.tideway.barrier.control.TableStatsDelta;
 import dev.tideway.barrier.epoch.Epoch;
 import dev.tideway.barrier.message.Barrier;
-import dev.tideway.barrier.message.BarrierCompleted;
 import dev.tideway.barrier.message.BarrierKind;
 import dev.tideway.barrier.message.Mutation;
-import dev.tideway.barrier.message.NodeFailure;
-import dev.tideway.barrier.message.TableStatsDelta;
 import dev.tideway.barrier.progress.BackfillState;
 import dev.tideway.barrier.progress.ProgressBatch;
 import dev.tideway.common.time.ManualClock;

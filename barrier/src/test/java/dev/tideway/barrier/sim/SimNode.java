@@ -1,15 +1,15 @@
 package dev.tideway.barrier.sim;
 
 import dev.tideway.barrier.align.BarrierAligner;
+import dev.tideway.barrier.control.BarrierCompleted;
+import dev.tideway.barrier.control.InjectBarrier;
+import dev.tideway.barrier.control.NodeFailure;
+import dev.tideway.barrier.control.SyncResult;
+import dev.tideway.barrier.control.TableStatsDelta;
 import dev.tideway.barrier.local.LocalBarrierEnvironment;
 import dev.tideway.barrier.local.LocalBarrierManager;
 import dev.tideway.barrier.local.SyncRequest;
 import dev.tideway.barrier.message.Barrier;
-import dev.tideway.barrier.message.BarrierCompleted;
-import dev.tideway.barrier.message.InjectBarrier;
-import dev.tideway.barrier.message.NodeFailure;
-import dev.tideway.barrier.message.SyncResult;
-import dev.tideway.barrier.message.TableStatsDelta;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,9 @@
 package dev.tideway.barrier.sim;
 
 import dev.tideway.barrier.align.BarrierAligner;
+import dev.tideway.barrier.control.BarrierCompleted;
+import dev.tideway.barrier.control.InjectBarrier;
+import dev.tideway.barrier.control.NodeFailure;
 import dev.tideway.barrier.epoch.Epoch;
 import dev.tideway.barrier.global.BarrierConfig;
 import dev.tideway.barrier.global.BarrierDecision;
@@ -9,10 +12,7 @@ import dev.tideway.barrier.global.GlobalBarrierCore;
 import dev.tideway.barrier.global.NodeActors;
 import dev.tideway.barrier.global.Topology;
 import dev.tideway.barrier.message.Barrier;
-import dev.tideway.barrier.message.BarrierCompleted;
-import dev.tideway.barrier.message.InjectBarrier;
 import dev.tideway.barrier.message.Mutation;
-import dev.tideway.barrier.message.NodeFailure;
 import dev.tideway.barrier.progress.BackfillMode;
 import dev.tideway.barrier.progress.CreateMviewProgressTracker;
 import dev.tideway.barrier.progress.ProgressConfig;
@@ -269,7 +269,7 @@ final class SimWorld {
         a.commit(committedEpoch);
       }
     }
-    for (dev.tideway.barrier.message.TableStatsDelta d : c.statsDeltas()) {
+    for (dev.tideway.barrier.control.TableStatsDelta d : c.statsDeltas()) {
       keyCounts.merge(d.tableId(), d.totalKeyCountDelta(), Long::sum);
     }
     for (Mutation m : c.mutations()) {

@@ -1,8 +1,8 @@
 package dev.tideway.compute.node;
 
+import dev.tideway.barrier.control.InjectBarrier;
+import dev.tideway.barrier.control.SyncResult;
 import dev.tideway.barrier.epoch.EpochPair;
-import dev.tideway.barrier.message.InjectBarrier;
-import dev.tideway.barrier.message.SyncResult;
 import dev.tideway.compute.exchange.WireMessage;
 import java.util.List;
 import java.util.Map;

@@ -1,14 +1,14 @@
 package dev.tideway.compute.node;
 
+import dev.tideway.barrier.control.BarrierCompleted;
+import dev.tideway.barrier.control.NodeFailure;
+import dev.tideway.barrier.control.SyncResult;
+import dev.tideway.barrier.control.TableStatsDelta;
 import dev.tideway.barrier.executor.Executor;
 import dev.tideway.barrier.local.LocalBarrierEnvironment;
 import dev.tideway.barrier.local.LocalBarrierManager;
 import dev.tideway.barrier.local.SyncRequest;
 import dev.tideway.barrier.message.Barrier;
-import dev.tideway.barrier.message.BarrierCompleted;
-import dev.tideway.barrier.message.NodeFailure;
-import dev.tideway.barrier.message.SyncResult;
-import dev.tideway.barrier.message.TableStatsDelta;
 import dev.tideway.barrier.progress.ProgressSink;
 import dev.tideway.compute.actor.ActorReporter;
 import dev.tideway.compute.actor.BarrierInbox;

@@ -1,7 +1,7 @@
 package dev.tideway.compute.node;
 
-import dev.tideway.barrier.message.BarrierCompleted;
-import dev.tideway.barrier.message.NodeFailure;
+import dev.tideway.barrier.control.BarrierCompleted;
+import dev.tideway.barrier.control.NodeFailure;
 import dev.tideway.compute.exchange.WireMessage;
 
 /** What a compute node tells the meta leader. */

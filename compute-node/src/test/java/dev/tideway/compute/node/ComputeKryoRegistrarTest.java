@@ -2,15 +2,15 @@ package dev.tideway.compute.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tideway.barrier.control.BarrierCompleted;
+import dev.tideway.barrier.control.InjectBarrier;
+import dev.tideway.barrier.control.NodeFailure;
+import dev.tideway.barrier.control.TableStatsDelta;
 import dev.tideway.barrier.epoch.EpochPair;
 import dev.tideway.barrier.message.Barrier;
-import dev.tideway.barrier.message.BarrierCompleted;
 import dev.tideway.barrier.message.BarrierKind;
-import dev.tideway.barrier.message.InjectBarrier;
 import dev.tideway.barrier.message.Message;
 import dev.tideway.barrier.message.Mutation;
-import dev.tideway.barrier.message.NodeFailure;
-import dev.tideway.barrier.message.TableStatsDelta;
 import dev.tideway.barrier.message.Watermark;
 import dev.tideway.barrier.progress.ProgressBatch;
 import dev.tideway.common.chunk.Chunks;

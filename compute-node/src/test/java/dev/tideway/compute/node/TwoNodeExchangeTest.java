@@ -4,8 +4,8 @@ import static dev.tideway.compute.actor.TestBarriers.barrier;
 import static dev.tideway.compute.actor.TestBarriers.epoch;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tideway.barrier.control.InjectBarrier;
 import dev.tideway.barrier.message.Barrier;
-import dev.tideway.barrier.message.InjectBarrier;
 import dev.tideway.common.row.Row;
 import dev.tideway.common.time.Clock;
 import dev.tideway.common.types.DataType;

@@ -69,6 +69,7 @@ class ModuleBoundariesTest {
   void modulesHaveNoCycles() {
     TidewayRules.MODULES_FREE_OF_CYCLES.check(production);
     TidewayRules.COMMON_PACKAGES_FREE_OF_CYCLES.check(production);
+    TidewayRules.BARRIER_PACKAGES_FREE_OF_CYCLES.check(production);
   }
 
   static Stream<ArchRule> bannedCalls() {

@@ -106,6 +106,9 @@ final class TidewayRules {
   static final ArchRule COMMON_PACKAGES_FREE_OF_CYCLES =
       slices().matching("dev.tideway.common.(*)..").should().beFreeOfCycles();
 
+  static final ArchRule BARRIER_PACKAGES_FREE_OF_CYCLES =
+      slices().matching("dev.tideway.barrier.(*)..").should().beFreeOfCycles();
+
   private static ArchRule noCallsOutside(
       String allowedPackage, String replacement, Class<?> owner, String... methods) {
     return noClasses()

@@ -63,7 +63,7 @@ public final class BarrierRunner<S> implements LeadershipListener {
           }
 
           @Override
-          public void inject(dev.tideway.barrier.message.InjectBarrier request) {
+          public void inject(dev.tideway.barrier.control.InjectBarrier request) {
             d().inject(request);
           }
 

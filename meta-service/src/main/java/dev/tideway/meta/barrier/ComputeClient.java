@@ -1,6 +1,6 @@
 package dev.tideway.meta.barrier;
 
-import dev.tideway.barrier.message.InjectBarrier;
+import dev.tideway.barrier.control.InjectBarrier;
 
 /**
  * The compute nodes as the barrier loop sees them. Production sends Pekko messages to each node's

@@ -1,13 +1,13 @@
 package dev.tideway.meta.barrier;
 
+import dev.tideway.barrier.control.BarrierCompleted;
+import dev.tideway.barrier.control.NodeFailure;
 import dev.tideway.barrier.global.BarrierConfig;
 import dev.tideway.barrier.global.BarrierDecision;
 import dev.tideway.barrier.global.Command;
 import dev.tideway.barrier.global.GlobalBarrierCore;
 import dev.tideway.barrier.global.Topology;
-import dev.tideway.barrier.message.BarrierCompleted;
 import dev.tideway.barrier.message.Mutation;
-import dev.tideway.barrier.message.NodeFailure;
 import dev.tideway.barrier.progress.CreateMviewProgressTracker;
 import dev.tideway.barrier.progress.JobProgress;
 import dev.tideway.barrier.progress.ProgressConfig;

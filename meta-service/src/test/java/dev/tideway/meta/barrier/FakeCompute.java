@@ -1,8 +1,8 @@
 package dev.tideway.meta.barrier;
 
-import dev.tideway.barrier.message.BarrierCompleted;
+import dev.tideway.barrier.control.BarrierCompleted;
+import dev.tideway.barrier.control.InjectBarrier;
 import dev.tideway.barrier.message.BarrierKind;
-import dev.tideway.barrier.message.InjectBarrier;
 import dev.tideway.barrier.progress.BackfillState;
 import dev.tideway.barrier.progress.ProgressBatch;
 import java.util.HashMap;

@@ -1,6 +1,6 @@
 package dev.tideway.meta.barrier;
 
-import dev.tideway.barrier.message.TableStatsDelta;
+import dev.tideway.barrier.control.TableStatsDelta;
 import dev.tideway.barrier.progress.TableStatsLookup;
 import dev.tideway.barrier.progress.TableStatsView;
 import dev.tideway.meta.metadata.VersionPointer;

@@ -1,6 +1,7 @@
-package dev.tideway.barrier.message;
+package dev.tideway.barrier.control;
 
 import dev.tideway.barrier.epoch.EpochPair;
+import dev.tideway.barrier.message.BarrierKind;
 import dev.tideway.barrier.progress.ProgressBatch;
 import java.util.List;
 

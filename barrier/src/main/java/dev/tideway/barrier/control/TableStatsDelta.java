@@ -1,4 +1,4 @@
-package dev.tideway.barrier.message;
+package dev.tideway.barrier.control;
 
 /**
  * How one sync changed one table's stats: storage keys written (puts, tombstones, versions) and,

@@ -1,4 +1,4 @@
-package dev.tideway.barrier.message;
+package dev.tideway.barrier.control;
 
 import java.util.List;
 

@@ -1,5 +1,6 @@
-package dev.tideway.barrier.message;
+package dev.tideway.barrier.control;
 
+import dev.tideway.barrier.message.Barrier;
 import dev.tideway.common.check.Checks;
 
 /**
