@@ -11,6 +11,7 @@ import dev.tideway.common.types.Schema;
 import dev.tideway.compute.expr.ExprCompiler;
 import dev.tideway.compute.expr.Expression;
 import dev.tideway.compute.expr.Vectors;
+import java.util.function.UnaryOperator;
 
 /**
  * Keeps the rows for which the predicate is true (NULL and false are dropped) by clearing
@@ -24,6 +25,7 @@ import dev.tideway.compute.expr.Vectors;
 public final class FilterExecutor implements Executor {
   private final ExecutorInfo info;
   private final Executor input;
+  private final UnaryOperator<StreamChunk> mapper = this::filter;
   private final Expression predicate;
 
   public FilterExecutor(ExecutorInfo info, Executor input, ExprNode predicate) {
@@ -50,16 +52,7 @@ public final class FilterExecutor implements Executor {
 
   @Override
   public Message next() {
-    while (true) {
-      Message m = input.next();
-      if (!(m instanceof Message.Chunk c)) {
-        return m;
-      }
-      StreamChunk out = filter(c.chunk());
-      if (out.cardinality() > 0) {
-        return Message.of(out);
-      }
-    }
+    return ChunkMapping.next(input, mapper);
   }
 
   /** The chunk with the rows failing the predicate hidden and split update pairs fixed. */

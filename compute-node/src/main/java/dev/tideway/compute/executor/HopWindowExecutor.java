@@ -18,6 +18,7 @@ import dev.tideway.compute.expr.ExprCompiler;
 import dev.tideway.compute.expr.Vectors;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 /**
  * {@code HOP(input, timeColumn, slide, size)}: each visible row is emitted once per window holding
@@ -34,6 +35,7 @@ import java.util.List;
 public final class HopWindowExecutor implements Executor {
   private final ExecutorInfo info;
   private final Executor input;
+  private final UnaryOperator<StreamChunk> mapper = this::expand;
   private final int timeColumn;
   private final long slideMicros;
   private final long sizeMicros;
@@ -86,16 +88,7 @@ public final class HopWindowExecutor implements Executor {
 
   @Override
   public Message next() {
-    while (true) {
-      Message m = input.next();
-      if (!(m instanceof Message.Chunk c)) {
-        return m;
-      }
-      StreamChunk out = expand(c.chunk());
-      if (out.size() > 0) {
-        return Message.of(out);
-      }
-    }
+    return ChunkMapping.next(input, mapper);
   }
 
   StreamChunk expand(StreamChunk chunk) {
