@@ -51,88 +51,88 @@ public record StorageOptions(
   }
 
   public StorageOptions withMemory(long sharedBufferBytes, long memtableBytes) {
-    return new StorageOptions(
-        sharedBufferBytes,
-        memtableBytes,
-        blockCacheBytes,
-        targetFileBytes,
-        l0Trigger,
-        levelBaseBytes,
-        checkpointEvery,
-        verifyFileChecksum,
-        autoCompact,
-        uploadThreads,
-        compactionThreads,
-        clock,
-        registry);
+    Edit e = new Edit(this);
+    e.sharedBufferBytes = sharedBufferBytes;
+    e.memtableBytes = memtableBytes;
+    return e.done();
   }
 
   public StorageOptions withCompaction(
       boolean auto, int l0Trigger, long levelBaseBytes, long targetFileBytes) {
-    return new StorageOptions(
-        sharedBufferBytes,
-        memtableBytes,
-        blockCacheBytes,
-        targetFileBytes,
-        l0Trigger,
-        levelBaseBytes,
-        checkpointEvery,
-        verifyFileChecksum,
-        auto,
-        uploadThreads,
-        compactionThreads,
-        clock,
-        registry);
+    Edit e = new Edit(this);
+    e.autoCompact = auto;
+    e.l0Trigger = l0Trigger;
+    e.levelBaseBytes = levelBaseBytes;
+    e.targetFileBytes = targetFileBytes;
+    return e.done();
   }
 
   public StorageOptions withCheckpointEvery(int n) {
-    return new StorageOptions(
-        sharedBufferBytes,
-        memtableBytes,
-        blockCacheBytes,
-        targetFileBytes,
-        l0Trigger,
-        levelBaseBytes,
-        n,
-        verifyFileChecksum,
-        autoCompact,
-        uploadThreads,
-        compactionThreads,
-        clock,
-        registry);
+    Edit e = new Edit(this);
+    e.checkpointEvery = n;
+    return e.done();
   }
 
   public StorageOptions withBlockCache(long bytes, boolean verifyFileChecksum) {
-    return new StorageOptions(
-        sharedBufferBytes,
-        memtableBytes,
-        bytes,
-        targetFileBytes,
-        l0Trigger,
-        levelBaseBytes,
-        checkpointEvery,
-        verifyFileChecksum,
-        autoCompact,
-        uploadThreads,
-        compactionThreads,
-        clock,
-        registry);
+    Edit e = new Edit(this);
+    e.blockCacheBytes = bytes;
+    e.verifyFileChecksum = verifyFileChecksum;
+    return e.done();
   }
 
   public StorageOptions withRegistry(PrometheusRegistry r) {
-    return new StorageOptions(
-        sharedBufferBytes,
-        memtableBytes,
-        blockCacheBytes,
-        targetFileBytes,
-        l0Trigger,
-        levelBaseBytes,
-        checkpointEvery,
-        verifyFileChecksum,
-        autoCompact,
-        uploadThreads,
-        compactionThreads,
-        clock,
-        r);
+    Edit e = new Edit(this);
+    e.registry = r;
+    return e.done();
+  }
+
+  /** A mutable copy, so each {@code with...} names only what it changes. */
+  private static final class Edit {
+    long sharedBufferBytes;
+    long memtableBytes;
+    long blockCacheBytes;
+    long targetFileBytes;
+    int l0Trigger;
+    long levelBaseBytes;
+    int checkpointEvery;
+    boolean verifyFileChecksum;
+    boolean autoCompact;
+    int uploadThreads;
+    int compactionThreads;
+    Clock clock;
+    PrometheusRegistry registry;
+
+    Edit(StorageOptions o) {
+      sharedBufferBytes = o.sharedBufferBytes;
+      memtableBytes = o.memtableBytes;
+      blockCacheBytes = o.blockCacheBytes;
+      targetFileBytes = o.targetFileBytes;
+      l0Trigger = o.l0Trigger;
+      levelBaseBytes = o.levelBaseBytes;
+      checkpointEvery = o.checkpointEvery;
+      verifyFileChecksum = o.verifyFileChecksum;
+      autoCompact = o.autoCompact;
+      uploadThreads = o.uploadThreads;
+      compactionThreads = o.compactionThreads;
+      clock = o.clock;
+      registry = o.registry;
+    }
+
+    StorageOptions done() {
+      return new StorageOptions(
+          sharedBufferBytes,
+          memtableBytes,
+          blockCacheBytes,
+          targetFileBytes,
+          l0Trigger,
+          levelBaseBytes,
+          checkpointEvery,
+          verifyFileChecksum,
+          autoCompact,
+          uploadThreads,
+          compactionThreads,
+          clock,
+          registry);
+    }
   }
 }
