@@ -30,13 +30,21 @@ public final class StateTables {
 
   /** The table {@code desc} describes. Call {@code init(epoch)} on the first barrier. */
   public static StateTable open(StateStore store, TableDesc desc) {
-    int[] pk = desc.pkIndices().stream().mapToInt(Integer::intValue).toArray();
+    return StateTable.open(store, desc.tableId(), pkOf(desc), codecs(desc));
+  }
+
+  /** The codecs of the table {@code desc} describes (batch reads use them too). */
+  public static RowCodecs codecs(TableDesc desc) {
     List<OrderType> orders = new ArrayList<>();
     for (ColumnOrder o : desc.pk()) {
       orders.add(new OrderType(o.descending(), o.nullsFirst()));
     }
     int[] dist = desc.distributionKey().stream().mapToInt(Integer::intValue).toArray();
-    return open(store, desc.tableId(), desc.types(), pk, orders, dist);
+    return codecs(desc.tableId(), desc.types(), pkOf(desc), orders, dist);
+  }
+
+  private static int[] pkOf(TableDesc desc) {
+    return desc.pkIndices().stream().mapToInt(Integer::intValue).toArray();
   }
 
   /**

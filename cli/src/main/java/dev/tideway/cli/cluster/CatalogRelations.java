@@ -1,0 +1,126 @@
+package dev.tideway.cli.cluster;
+
+import dev.tideway.common.plan.StreamNode;
+import dev.tideway.common.plan.StreamPlanNode;
+import dev.tideway.common.plan.TableDesc;
+import dev.tideway.frontend.meta.Relation;
+import dev.tideway.frontend.meta.RelationKind;
+import dev.tideway.meta.catalog.CatalogState;
+import dev.tideway.meta.fragment.PlanCodec;
+import dev.tideway.meta.metadata.CatalogObject;
+import dev.tideway.meta.metadata.FragmentGraph;
+import dev.tideway.meta.metadata.ObjectKind;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The frontend's relations, read from meta's catalog: a table's or view's storage layout is the
+ * {@code Materialize} table of its job's plan (decoded from the fragment graph), so the frontend
+ * reads exactly the layout the compute nodes write. Decoded layouts are cached per catalog id (a
+ * relation's layout never changes while its id lives).
+ *
+ * <p>Thread-safe.
+ */
+public final class CatalogRelations {
+  private final PlanCodec codec;
+  private final Map<Integer, Relation> cache = new ConcurrentHashMap<>();
+
+  public CatalogRelations(PlanCodec codec) {
+    this.codec = codec;
+  }
+
+  /** Every table, source and materialized view of {@code state}, in id order. */
+  public List<Relation> relations(CatalogState state) {
+    List<Relation> out = new ArrayList<>();
+    for (CatalogObject o : state.objects().values()) {
+      RelationKind kind = kindOf(o.kind());
+      if (kind == null) {
+        continue;
+      }
+      Relation r = cache.get(o.id());
+      if (r == null || !r.name().equals(o.name())) {
+        Optional<Relation> built = build(state, o, kind);
+        if (built.isEmpty()) {
+          continue;
+        }
+        r = built.get();
+        cache.put(o.id(), r);
+      }
+      out.add(r);
+    }
+    cache.keySet().retainAll(state.objects().keySet());
+    return out;
+  }
+
+  private static RelationKind kindOf(ObjectKind k) {
+    return switch (k) {
+      case TABLE -> RelationKind.TABLE;
+      case MATERIALIZED_VIEW -> RelationKind.MATERIALIZED_VIEW;
+      case SOURCE -> RelationKind.SOURCE;
+      default -> null;
+    };
+  }
+
+  private Optional<Relation> build(CatalogState state, CatalogObject o, RelationKind kind) {
+    FragmentGraph g = state.fragments().get(o.jobId());
+    if (kind == RelationKind.SOURCE) {
+      return sourceRelation(o);
+    }
+    if (g == null) {
+      return Optional.empty();
+    }
+    TableDesc table = null;
+    List<Integer> dependsOn = new ArrayList<>();
+    for (FragmentGraph.Fragment f : g.fragments()) {
+      StreamPlanNode plan = codec.decode(f.body());
+      TableDesc t = materialized(plan, o.id());
+      if (t != null) {
+        table = t;
+      }
+      scans(plan, dependsOn);
+    }
+    if (table == null) {
+      return Optional.empty();
+    }
+    Set<String> hidden =
+        table.columns().stream()
+            .map(c -> c.name())
+            .filter(n -> n.equals(Relation.ROW_ID))
+            .collect(java.util.stream.Collectors.toSet());
+    return Optional.of(
+        new Relation(table, kind, hidden, o.definition(), Map.of(), Optional.empty(), dependsOn));
+  }
+
+  private Optional<Relation> sourceRelation(CatalogObject o) {
+    TableDesc t = new TableDesc(o.id(), o.name(), o.columns(), List.of(), List.of(), true, false);
+    Map<String, String> props = new TreeMap<>();
+    return Optional.of(
+        new Relation(
+            t, RelationKind.SOURCE, Set.of(), o.definition(), props, Optional.empty(), List.of()));
+  }
+
+  private static TableDesc materialized(StreamPlanNode n, int tableId) {
+    if (n.node() instanceof StreamNode.Materialize m && m.table().tableId() == tableId) {
+      return m.table();
+    }
+    for (StreamPlanNode in : n.inputs()) {
+      TableDesc t = materialized(in, tableId);
+      if (t != null) {
+        return t;
+      }
+    }
+    return null;
+  }
+
+  private static void scans(StreamPlanNode n, List<Integer> out) {
+    if (n.node() instanceof StreamNode.StreamScan s && !out.contains(s.upstreamTableId())) {
+      out.add(s.upstreamTableId());
+    }
+    n.inputs().forEach(in -> scans(in, out));
+  }
+}

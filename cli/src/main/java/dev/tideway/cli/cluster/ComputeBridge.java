@@ -1,0 +1,169 @@
+package dev.tideway.cli.cluster;
+
+import dev.tideway.barrier.control.BarrierCompleted;
+import dev.tideway.barrier.control.InjectBarrier;
+import dev.tideway.barrier.control.NodeFailure;
+import dev.tideway.compute.node.ComputeCommand;
+import dev.tideway.compute.node.ComputeEvent;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorRefResolver;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.Props;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The meta process's wire to the compute nodes' control actors ({@code /user/compute}): sends
+ * commands over Pekko (Kryo-serialized) and turns the answers into futures (acks, by request id)
+ * and callbacks (barrier completions and failures).
+ *
+ * <p>Node ids: meta numbers nodes by their place in the sorted node addresses of the catalog, while
+ * a compute node stamps its answers with its configured id. The bridge learns each node's own id
+ * from its first ack and translates both ways, so neither side depends on the other's numbering.
+ *
+ * <p>Thread-safe: called from the barrier loop and DDL threads; answers arrive on a Pekko actor.
+ */
+public final class ComputeBridge implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ComputeBridge.class);
+  private static final String CONTROL_PATH = "/user/compute";
+
+  /** Receives what the nodes report (on a Pekko dispatcher thread). */
+  public interface Listener {
+    void completed(String node, BarrierCompleted<Object> completed);
+
+    void failed(String node, NodeFailure failure);
+  }
+
+  private final ActorSystem<?> system;
+  private final ActorRef<ComputeEvent> replies;
+  private final AtomicLong nextRequest = new AtomicLong(1);
+  private final Map<Long, Pending> pending = new ConcurrentHashMap<>();
+
+  /** Compute-configured node id → node address, learned from acks. */
+  private final Map<Integer, String> addressOfOwnId = new ConcurrentHashMap<>();
+
+  /** Node address → its compute-configured id. */
+  private final Map<String, Integer> ownIdOf = new ConcurrentHashMap<>();
+
+  private volatile Listener listener;
+
+  private record Pending(String node, CompletableFuture<ComputeEvent> answer) {}
+
+  public ComputeBridge(ActorSystem<?> system, String name) {
+    this.system = system;
+    this.replies =
+        system.systemActorOf(
+            Behaviors.<ComputeEvent>receiveMessage(
+                e -> {
+                  onEvent(e);
+                  return Behaviors.same();
+                }),
+            name,
+            Props.empty());
+  }
+
+  public void listen(Listener l) {
+    this.listener = l;
+  }
+
+  /** The reply-to ref commands carry. */
+  public ActorRef<ComputeEvent> replyTo() {
+    return replies;
+  }
+
+  /** The node's compute-configured id, once it has answered a command. */
+  public Integer ownId(String node) {
+    return ownIdOf.get(node);
+  }
+
+  /** Sends a command built around a fresh request id; completes with the node's answer. */
+  public CompletableFuture<ComputeEvent> request(
+      String node, Function<Long, ComputeCommand> command) {
+    long id = nextRequest.getAndIncrement();
+    CompletableFuture<ComputeEvent> f = new CompletableFuture<>();
+    pending.put(id, new Pending(node, f));
+    control(node).tell(command.apply(id));
+    return f.whenComplete((r, e) -> pending.remove(id));
+  }
+
+  /** Injects a barrier at {@code node}, stamped with the node's own id. */
+  public void inject(String node, InjectBarrier req) {
+    Integer own = ownIdOf.get(node);
+    InjectBarrier stamped =
+        own == null || own == req.nodeId()
+            ? req
+            : new InjectBarrier(
+                own,
+                req.generation(),
+                req.barrier(),
+                req.actorsToSend(),
+                req.actorsToCollect(),
+                req.tablesToSync());
+    control(node).tell(new ComputeCommand.Inject(stamped, replies));
+  }
+
+  /** Fails every pending request to {@code node} (it left the cluster). */
+  public void nodeLost(String node, String why) {
+    pending.forEach(
+        (id, p) -> {
+          if (p.node().equals(node)) {
+            p.answer().completeExceptionally(new IllegalStateException(node + " " + why));
+          }
+        });
+  }
+
+  private ActorRef<ComputeCommand> control(String node) {
+    return ActorRefResolver.get(system).resolveActorRef(node + CONTROL_PATH);
+  }
+
+  private void onEvent(ComputeEvent e) {
+    if (e instanceof ComputeEvent.Completed c) {
+      String node = addressOfOwnId.get(c.nodeId());
+      Listener l = listener;
+      if (l != null && node != null) {
+        l.completed(node, c.completed());
+      } else {
+        LOG.warn("completion from unknown node id {} dropped: {}", c.nodeId(), c.completed());
+      }
+    } else if (e instanceof ComputeEvent.Failed f) {
+      String node = addressOfOwnId.get(f.nodeId());
+      Listener l = listener;
+      if (l != null && node != null) {
+        l.failed(node, f.failure());
+      } else {
+        LOG.warn("failure from unknown node id {} dropped: {}", f.nodeId(), f.failure());
+      }
+    } else {
+      long id = requestId(e);
+      Pending p = pending.get(id);
+      if (p == null) {
+        LOG.debug("answer to unknown request {}: {}", id, e);
+        return;
+      }
+      addressOfOwnId.put(e.nodeId(), p.node());
+      ownIdOf.put(p.node(), e.nodeId());
+      p.answer().complete(e);
+    }
+  }
+
+  private static long requestId(ComputeEvent e) {
+    if (e instanceof ComputeEvent.Ack a) {
+      return a.requestId();
+    }
+    if (e instanceof ComputeEvent.CommandFailed f) {
+      return f.requestId();
+    }
+    return -1;
+  }
+
+  @Override
+  public void close() {
+    pending.values().forEach(p -> p.answer().cancel(false));
+  }
+}

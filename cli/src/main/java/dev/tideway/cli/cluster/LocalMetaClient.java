@@ -1,0 +1,318 @@
+package dev.tideway.cli.cluster;
+
+import dev.tideway.barrier.progress.BackfillMode;
+import dev.tideway.barrier.progress.JobPhase;
+import dev.tideway.barrier.progress.JobProgress;
+import dev.tideway.common.check.Checks;
+import dev.tideway.common.time.Clock;
+import dev.tideway.frontend.meta.DdlCommand;
+import dev.tideway.frontend.meta.DdlJob;
+import dev.tideway.frontend.meta.MetaClient;
+import dev.tideway.frontend.meta.Relation;
+import dev.tideway.frontend.meta.RelationKind;
+import dev.tideway.frontend.meta.TableStats;
+import dev.tideway.frontend.pgwire.PgException;
+import dev.tideway.frontend.pgwire.SqlState;
+import dev.tideway.meta.catalog.CatalogCore;
+import dev.tideway.meta.catalog.CatalogState;
+import dev.tideway.meta.catalog.DdlReply;
+import dev.tideway.meta.catalog.DdlService;
+import dev.tideway.meta.metadata.CatalogObject;
+import dev.tideway.meta.metadata.CreateType;
+import dev.tideway.meta.metadata.JobRecord;
+import dev.tideway.meta.metadata.JobStatus;
+import dev.tideway.meta.metadata.ObjectKind;
+import dev.tideway.storage.api.StateStore;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+
+/**
+ * The frontend's {@link MetaClient} over a meta leader in the same process: DDL goes to its {@link
+ * DdlService} (persisted in ZooKeeper before it answers), relations come from its catalog, progress
+ * from its barrier loop, table statistics from the committed storage version.
+ *
+ * <p>Thread-safe: the DDL service serialises every command on its owner thread.
+ */
+public final class LocalMetaClient implements MetaClient {
+  private static final long DDL_TIMEOUT_S = 60;
+
+  private final DdlService ddl;
+  private final Supplier<Map<Long, JobProgress>> progress;
+  private final CatalogRelations relations;
+  private final StateStore store;
+  private final Clock clock;
+  private final long progressIntervalMs;
+
+  public LocalMetaClient(
+      DdlService ddl,
+      Supplier<Map<Long, JobProgress>> progress,
+      CatalogRelations relations,
+      StateStore store,
+      Clock clock,
+      long progressIntervalMs) {
+    this.ddl = ddl;
+    this.progress = progress;
+    this.relations = relations;
+    this.store = store;
+    this.clock = clock;
+    this.progressIntervalMs = progressIntervalMs;
+  }
+
+  private CatalogState state() {
+    return ddl.snapshot()
+        .orElseThrow(
+            () ->
+                PgException.error(
+                    "57P03", "the meta service is not ready (no leader yet); retry shortly"));
+  }
+
+  @Override
+  public List<Relation> relations() {
+    CatalogState s = state();
+    List<Relation> out = new ArrayList<>();
+    for (Relation r : relations.relations(s)) {
+      CatalogObject o = s.objects().get(r.id());
+      JobRecord job = o == null ? null : s.jobs().get(o.jobId());
+      if (job == null || job.status() == JobStatus.CREATED || r.kind() == RelationKind.SOURCE) {
+        out.add(r);
+      }
+    }
+    return out;
+  }
+
+  @Override
+  public int allocateId() {
+    DdlReply r = call(new dev.tideway.meta.catalog.DdlCommand.ReserveIds(1));
+    return ((DdlReply.IdsReserved) r).from();
+  }
+
+  @Override
+  public List<Long> submit(DdlCommand command, ProgressListener listener)
+      throws InterruptedException {
+    if (command instanceof DdlCommand.Create c) {
+      create(c, listener);
+      return List.of();
+    }
+    if (command instanceof DdlCommand.Drop d) {
+      drop(d);
+      return List.of();
+    }
+    DdlCommand.CancelJobs c = (DdlCommand.CancelJobs) command;
+    List<Long> cancelled = new ArrayList<>();
+    for (long id : c.jobIds()) {
+      JobRecord j = state().jobs().get((int) id);
+      if (j != null && j.status() == JobStatus.CREATING) {
+        call(new dev.tideway.meta.catalog.DdlCommand.CancelJob((int) id));
+        cancelled.add(id);
+      }
+    }
+    return cancelled;
+  }
+
+  private void create(DdlCommand.Create c, ProgressListener listener) throws InterruptedException {
+    Relation r = c.relation();
+    int schema = schemaId();
+    if (r.kind() == RelationKind.SOURCE) {
+      createSource(r, schema);
+      return;
+    }
+    Checks.checkArgument(r.plan().isPresent(), "%s %s has no stream plan", r.kind(), r.name());
+    ObjectKind kind =
+        r.kind() == RelationKind.TABLE ? ObjectKind.TABLE : ObjectKind.MATERIALIZED_VIEW;
+    boolean background = c.background() && kind == ObjectKind.MATERIALIZED_VIEW;
+    DdlReply reply =
+        call(
+            new dev.tideway.meta.catalog.DdlCommand.CreateStreamingJob(
+                kind,
+                schema,
+                r.name(),
+                r.definition(),
+                r.plan().get(),
+                background ? CreateType.BACKGROUND : CreateType.FOREGROUND));
+    int jobId = ((DdlReply.JobAccepted) reply).job().jobId();
+    if (!background) {
+      awaitCreated(jobId, listener);
+    }
+  }
+
+  private void createSource(Relation r, int schema) {
+    throw PgException.unsupported("CREATE SOURCE on a cluster (sources are not in meta's catalog)");
+  }
+
+  private void awaitCreated(int jobId, ProgressListener listener) throws InterruptedException {
+    CompletableFuture<JobRecord> done = ddl.awaitCreated(jobId);
+    while (true) {
+      try {
+        done.get(progressIntervalMs, TimeUnit.MILLISECONDS);
+        return;
+      } catch (TimeoutException e) {
+        jobs().stream().filter(j -> j.ddlId() == jobId).findFirst().ifPresent(listener::progress);
+      } catch (ExecutionException e) {
+        throw PgException.error(SqlState.QUERY_CANCELED, rootMessage(e));
+      }
+    }
+  }
+
+  private void drop(DdlCommand.Drop d) {
+    CatalogState s = state();
+    CatalogObject o = s.objects().get(d.relationId());
+    if (o == null) {
+      throw PgException.error(
+          SqlState.UNDEFINED_TABLE, "relation " + d.relationId() + " does not exist");
+    }
+    call(new dev.tideway.meta.catalog.DdlCommand.Drop(o.kind(), o.parentId(), o.name()));
+  }
+
+  private int schemaId() {
+    CatalogState s = state();
+    CatalogObject db =
+        s.find(0, CatalogCore.DEFAULT_DATABASE, ObjectKind.DATABASE)
+            .orElseThrow(() -> new IllegalStateException("no default database"));
+    return s.find(db.id(), CatalogCore.DEFAULT_SCHEMA, ObjectKind.SCHEMA)
+        .orElseThrow(() -> new IllegalStateException("no default schema"))
+        .id();
+  }
+
+  /** Submits a meta DDL command and waits for its persisted answer; rejections become errors. */
+  DdlReply call(dev.tideway.meta.catalog.DdlCommand cmd) {
+    DdlReply r;
+    try {
+      r = ddl.submit(cmd).get(DDL_TIMEOUT_S, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw PgException.error(SqlState.QUERY_CANCELED, "interrupted while waiting for meta");
+    } catch (ExecutionException e) {
+      throw PgException.error(SqlState.INTERNAL_ERROR, "meta: " + rootMessage(e));
+    } catch (TimeoutException e) {
+      throw PgException.error(
+          SqlState.INTERNAL_ERROR, "meta did not answer within " + DDL_TIMEOUT_S + " s");
+    }
+    if (r instanceof DdlReply.Rejected rej) {
+      throw PgException.error(sqlState(rej.reason()), rej.message());
+    }
+    return r;
+  }
+
+  private static String sqlState(DdlReply.Rejected.Reason reason) {
+    return switch (reason) {
+      case ALREADY_EXISTS -> SqlState.DUPLICATE_TABLE;
+      case NOT_FOUND -> SqlState.UNDEFINED_TABLE;
+      case HAS_DEPENDENTS -> SqlState.DEPENDENT_OBJECTS_STILL_EXIST;
+      case NO_COMPUTE_NODES -> "53000";
+      case INVALID -> SqlState.INVALID_PARAMETER_VALUE;
+      case WRONG_STATUS -> "55000";
+    };
+  }
+
+  private static String rootMessage(Throwable t) {
+    Throwable c = t;
+    while (c.getCause() != null) {
+      c = c.getCause();
+    }
+    return c.getMessage() == null ? c.toString() : c.getMessage();
+  }
+
+  @Override
+  public List<DdlJob> jobs() {
+    CatalogState s = state();
+    Map<Long, JobProgress> now = progress.get();
+    List<DdlJob> out = new ArrayList<>();
+    for (JobRecord j : s.jobs().values()) {
+      if (j.status() != JobStatus.CREATING) {
+        continue;
+      }
+      JobProgress p = now.getOrDefault((long) j.jobId(), initial(j.jobId()));
+      out.add(
+          new DdlJob(
+              j.jobId(),
+              j.definition(),
+              j.createType().name(),
+              Instant.ofEpochMilli(j.createdAtMs()),
+              p));
+    }
+    return out;
+  }
+
+  /** A job accepted but not yet in a committed epoch: 0 % of an unknown denominator. */
+  private static JobProgress initial(long jobId) {
+    return new JobProgress(
+        jobId,
+        0,
+        BackfillMode.ARRANGEMENT,
+        JobPhase.SNAPSHOT,
+        0,
+        0,
+        0,
+        OptionalLong.empty(),
+        false,
+        0,
+        0,
+        0,
+        OptionalLong.empty(),
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        Optional.empty());
+  }
+
+  @Override
+  public List<TableStats> tableStats() {
+    List<TableStats> out = new ArrayList<>();
+    store
+        .tableStats()
+        .forEach(
+            (id, t) ->
+                out.add(
+                    new TableStats(
+                        id,
+                        t.totalKeyCount(),
+                        t.liveRowCount(),
+                        t.totalKeyBytes(),
+                        t.totalValueBytes())));
+    return out;
+  }
+
+  @Override
+  public long flush() {
+    long start = committedEpoch();
+    long deadline = clock.nanoTime() + TimeUnit.SECONDS.toNanos(DDL_TIMEOUT_S);
+    int commits = 0;
+    long seen = start;
+    while (commits < 2) {
+      long now = committedEpoch();
+      if (now > seen) {
+        commits++;
+        seen = now;
+      } else if (clock.nanoTime() > deadline) {
+        throw PgException.error(
+            SqlState.INTERNAL_ERROR,
+            "FLUSH: no checkpoint committed within " + DDL_TIMEOUT_S + " s (epoch " + start + ")");
+      } else {
+        try {
+          clock.sleepMillis(5);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw PgException.error(SqlState.QUERY_CANCELED, "FLUSH interrupted");
+        }
+      }
+    }
+    return seen;
+  }
+
+  @Override
+  public long committedEpoch() {
+    return state().versionPointer().map(p -> p.maxCommittedEpoch()).orElse(0L);
+  }
+}

@@ -1,0 +1,182 @@
+package dev.tideway.cli.cluster;
+
+import dev.tideway.barrier.control.BarrierCompleted;
+import dev.tideway.barrier.control.InjectBarrier;
+import dev.tideway.barrier.control.NodeFailure;
+import dev.tideway.compute.node.ComputeCommand;
+import dev.tideway.compute.node.ComputeEvent;
+import dev.tideway.meta.barrier.Topologies;
+import dev.tideway.meta.catalog.CatalogState;
+import dev.tideway.meta.fragment.PlanCodec;
+import dev.tideway.meta.metadata.FragmentGraph;
+import dev.tideway.storage.api.SstInfo;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Meta's port to the compute nodes, over the {@link ComputeBridge}: builds a job's actors from its
+ * fragment graph ({@link ActorPlans}), injects barriers, resets and rebuilds the world for
+ * recovery, drops actors. Completions and failures go to the term's barrier manager with meta's
+ * node ids.
+ *
+ * <p>One per leader term. Thread-safe.
+ */
+public final class PekkoComputeClient {
+  private static final Logger LOG = LoggerFactory.getLogger(PekkoComputeClient.class);
+  private static final long RESET_TIMEOUT_S = 60;
+
+  /** Where answers go: the term's barrier manager. */
+  public interface Sink {
+    void completed(BarrierCompleted<SstInfo> c);
+
+    void failed(NodeFailure f);
+  }
+
+  private final ComputeBridge bridge;
+  private final PlanCodec codec;
+
+  /** Meta's node id → address, per the catalog of the last build or reset. */
+  private final Map<Integer, String> nodeOf = new ConcurrentHashMap<>();
+
+  /** Address → meta's node id. */
+  private final Map<String, Integer> metaIdOf = new ConcurrentHashMap<>();
+
+  public PekkoComputeClient(ComputeBridge bridge, PlanCodec codec, Sink sink) {
+    this.bridge = bridge;
+    this.codec = codec;
+    bridge.listen(
+        new ComputeBridge.Listener() {
+          @Override
+          @SuppressWarnings("unchecked")
+          public void completed(String node, BarrierCompleted<Object> c) {
+            Integer id = metaIdOf.get(node);
+            if (id == null) {
+              LOG.warn("completion from {} which has no actors in the catalog: {}", node, c);
+              return;
+            }
+            List<SstInfo> ssts = new ArrayList<>();
+            c.syncedSsts().forEach(s -> ssts.add((SstInfo) s));
+            sink.completed(
+                new BarrierCompleted<>(
+                    id, c.generation(), c.epoch(), c.kind(), ssts, c.statsDeltas(), c.progress()));
+          }
+
+          @Override
+          public void failed(String node, NodeFailure f) {
+            Integer id = metaIdOf.getOrDefault(node, f.nodeId());
+            sink.failed(
+                new NodeFailure(id, f.generation(), f.actorId(), f.reason(), f.failedEpochs()));
+          }
+        });
+  }
+
+  private void learn(CatalogState catalog) {
+    Topologies.nodeIds(catalog)
+        .forEach(
+            (node, id) -> {
+              nodeOf.put(id, node);
+              metaIdOf.put(node, id);
+            });
+  }
+
+  public void inject(InjectBarrier request) {
+    String node = nodeOf.get(request.nodeId());
+    if (node == null) {
+      LOG.warn("inject for unknown node id {} dropped: {}", request.nodeId(), request);
+      return;
+    }
+    bridge.inject(node, request);
+  }
+
+  /** Builds job {@code graph}'s actors (and its upstreams' new outputs) on their nodes. */
+  public CompletableFuture<Void> build(FragmentGraph graph, CatalogState catalog) {
+    learn(catalog);
+    Map<String, ActorPlans.NodeBuild> plans = new ActorPlans(catalog, codec).job(graph.jobId());
+    return buildAll(plans);
+  }
+
+  private CompletableFuture<Void> buildAll(Map<String, ActorPlans.NodeBuild> plans) {
+    List<CompletableFuture<ComputeEvent>> acks = new ArrayList<>();
+    for (ActorPlans.NodeBuild b : plans.values()) {
+      acks.add(
+          bridge.request(
+              b.node(),
+              id ->
+                  new ComputeCommand.BuildActors(
+                      id, b.actors(), b.actorNodes(), bridge.replyTo())));
+    }
+    return allAcked(acks, "build actors");
+  }
+
+  /**
+   * Recovery: every node of the catalog drops its actors and uncommitted state, then every actor of
+   * every job is built again. Blocks until all nodes answered.
+   */
+  public void reset(long generation, long committedEpoch, CatalogState catalog) {
+    learn(catalog);
+    Set<String> nodes = Topologies.nodeIds(catalog).keySet();
+    List<CompletableFuture<ComputeEvent>> acks = new ArrayList<>();
+    for (String node : nodes) {
+      acks.add(
+          bridge.request(
+              node, id -> new ComputeCommand.ResetForRecovery(id, generation, bridge.replyTo())));
+    }
+    join(allAcked(acks, "reset for recovery"));
+    join(buildAll(new ActorPlans(catalog, codec).all()));
+    LOG.info(
+        "recovery generation {}: {} nodes reset to committed epoch {} and rebuilt",
+        generation,
+        nodes.size(),
+        committedEpoch);
+  }
+
+  /** Stops these actors now, without a barrier. */
+  public void drop(Set<Integer> actorIds, CatalogState catalog) {
+    learn(catalog);
+    for (String node : Topologies.nodeIds(catalog).keySet()) {
+      bridge.request(node, id -> new ComputeCommand.DropActors(id, actorIds, bridge.replyTo()));
+    }
+  }
+
+  private static void join(CompletableFuture<Void> f) {
+    try {
+      f.get(RESET_TIMEOUT_S, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for compute nodes", e);
+    } catch (Exception e) {
+      throw new IllegalStateException("compute nodes did not recover: " + e.getMessage(), e);
+    }
+  }
+
+  private static CompletableFuture<Void> allAcked(
+      List<CompletableFuture<ComputeEvent>> acks, String what) {
+    CompletableFuture<Void> all = new CompletableFuture<>();
+    CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new))
+        .whenComplete(
+            (v, e) -> {
+              if (e != null) {
+                all.completeExceptionally(e);
+                return;
+              }
+              for (CompletableFuture<ComputeEvent> a : acks) {
+                ComputeEvent r = a.join();
+                if (r instanceof ComputeEvent.CommandFailed f) {
+                  all.completeExceptionally(
+                      new IllegalStateException(
+                          what + " failed on node " + f.nodeId() + ": " + f.reason()));
+                  return;
+                }
+              }
+              all.complete(null);
+            });
+    return all;
+  }
+}
