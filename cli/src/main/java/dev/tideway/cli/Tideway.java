@@ -9,7 +9,12 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = VersionCommand.Provider.class,
     description = "Tideway: SQL materialized views kept up to date incrementally.",
-    subcommands = {VersionCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {
+      VersionCommand.class,
+      BenchCommand.class,
+      PlaygroundCommand.class,
+      CommandLine.HelpCommand.class
+    })
 public final class Tideway implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 

@@ -157,7 +157,8 @@ public final class ActorPlans {
   private ActorSpec spec(Actor a, Integer onlyJob) {
     Fragment f = fragments.get(a.fragmentId());
     StreamPlanNode plan =
-        withSplitCount(codec.decode(f.body()), actorsOf.get(a.fragmentId()).size());
+        withUpstreamTables(
+            withSplitCount(codec.decode(f.body()), actorsOf.get(a.fragmentId()).size()));
     Map<Integer, List<Integer>> ups = new LinkedHashMap<>();
     for (Edge e : f.upstreams()) {
       List<Integer> ids = new ArrayList<>();
@@ -276,6 +277,19 @@ public final class ActorPlans {
         props.put(key, Integer.toString(parallelism));
         body = new StreamNode.Source(s.connector(), props, s.schema(), s.stateTable());
       }
+    }
+    return new StreamPlanNode(n.operatorId(), body, inputs, n.outputSchema());
+  }
+
+  /** {@code n} with every {@code StreamScan} carrying its upstream table's layout. */
+  private StreamPlanNode withUpstreamTables(StreamPlanNode n) {
+    List<StreamPlanNode> inputs = new ArrayList<>();
+    for (StreamPlanNode in : n.inputs()) {
+      inputs.add(withUpstreamTables(in));
+    }
+    StreamNode body = n.node();
+    if (body instanceof StreamNode.StreamScan s && s.upstreamTable() == null) {
+      body = s.withUpstreamTable(CatalogRelations.tableDesc(catalog, codec, s.upstreamTableId()));
     }
     return new StreamPlanNode(n.operatorId(), body, inputs, n.outputSchema());
   }

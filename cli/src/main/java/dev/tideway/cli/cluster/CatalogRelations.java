@@ -104,6 +104,27 @@ public final class CatalogRelations {
             t, RelationKind.SOURCE, Set.of(), o.definition(), props, Optional.empty(), List.of()));
   }
 
+  /**
+   * The storage layout of table or view {@code tableId}: its job's {@code Materialize} table.
+   *
+   * @throws IllegalArgumentException if no job materializes it
+   */
+  static TableDesc tableDesc(CatalogState state, PlanCodec codec, int tableId) {
+    CatalogObject o = state.objects().get(tableId);
+    FragmentGraph g = o == null ? null : state.fragments().get(o.jobId());
+    if (g != null) {
+      for (FragmentGraph.Fragment f : g.fragments()) {
+        if (f.stateTableIds().contains(tableId)) {
+          TableDesc t = materialized(codec.decode(f.body()), tableId);
+          if (t != null) {
+            return t;
+          }
+        }
+      }
+    }
+    throw new IllegalArgumentException("no job materializes table " + tableId);
+  }
+
   private static TableDesc materialized(StreamPlanNode n, int tableId) {
     if (n.node() instanceof StreamNode.Materialize m && m.table().tableId() == tableId) {
       return m.table();

@@ -107,12 +107,15 @@ public sealed interface StreamNode
    * @param backfillKind how the existing rows are caught up with
    * @param backfillStateTable where the backfill persists its position and row count (progress
    *     survives recovery through it)
+   * @param upstreamTable the upstream table's storage layout, which the snapshot read decodes; null
+   *     in a plan as the frontend writes it, filled in from the catalog before actors are built
    */
   record StreamScan(
       int upstreamTableId,
       List<Integer> outputColumns,
       BackfillKind backfillKind,
-      TableDesc backfillStateTable)
+      TableDesc backfillStateTable,
+      TableDesc upstreamTable)
       implements StreamNode {
     public StreamScan {
       Checks.checkArgument(
@@ -121,6 +124,25 @@ public sealed interface StreamNode
       Checks.checkNotNull(backfillStateTable, "backfill state table");
       outputColumns = List.copyOf(outputColumns);
       PlanChecks.checkIndices(outputColumns, Integer.MAX_VALUE, "scan output columns");
+      Checks.checkArgument(
+          upstreamTable == null || upstreamTable.tableId() == upstreamTableId,
+          "scan of table %s carries the layout of table %s",
+          upstreamTableId,
+          upstreamTable == null ? 0 : upstreamTable.tableId());
+    }
+
+    /** A scan whose upstream layout is not known yet (the planner's form). */
+    public StreamScan(
+        int upstreamTableId,
+        List<Integer> outputColumns,
+        BackfillKind backfillKind,
+        TableDesc backfillStateTable) {
+      this(upstreamTableId, outputColumns, backfillKind, backfillStateTable, null);
+    }
+
+    /** This scan with the upstream table's layout. */
+    public StreamScan withUpstreamTable(TableDesc t) {
+      return new StreamScan(upstreamTableId, outputColumns, backfillKind, backfillStateTable, t);
     }
 
     @Override

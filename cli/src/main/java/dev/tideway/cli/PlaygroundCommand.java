@@ -1,0 +1,77 @@
+package dev.tideway.cli;
+
+import dev.tideway.cli.cluster.Playground;
+import dev.tideway.common.time.Clock;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code tideway playground}: the whole cluster in one process (embedded ZooKeeper, meta, compute,
+ * frontend), data kept under {@code ./tideway-data}. Runs until interrupted.
+ */
+@Command(
+    name = "playground",
+    description = "Run ZooKeeper, meta, a compute node and a frontend in one process.")
+final class PlaygroundCommand implements Callable<Integer> {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Option(
+      names = "--data-dir",
+      defaultValue = "tideway-data",
+      description = "where data is kept across restarts (default: ${DEFAULT-VALUE})")
+  Path dataDir;
+
+  @Option(names = "--host", defaultValue = "127.0.0.1", description = "bind address")
+  String host;
+
+  @Option(names = "--pg-port", defaultValue = "4566", description = "PostgreSQL port")
+  int pgPort;
+
+  @Option(names = "--http-port", defaultValue = "5691", description = "meta HTTP API port")
+  int httpPort;
+
+  @Option(names = "--zookeeper-port", defaultValue = "2181", description = "ZooKeeper port")
+  int zkPort;
+
+  @Option(names = "--compute-port", defaultValue = "5688", description = "compute Pekko port")
+  int computePort;
+
+  @Override
+  public Integer call() throws Exception {
+    PrintWriter out = spec.commandLine().getOut();
+    Playground.Options o =
+        new Playground.Options(dataDir, host, pgPort, httpPort, zkPort, computePort, 1000);
+    Playground p;
+    try {
+      p = Playground.start(o, Clock.system());
+    } catch (Exception e) {
+      spec.commandLine().getErr().println("tideway playground: could not start: " + e.getMessage());
+      return 1;
+    }
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  try {
+                    p.close();
+                  } catch (Exception e) {
+                    System.err.println("tideway playground: error while stopping: " + e);
+                  }
+                  stopped.countDown();
+                },
+                "playground-shutdown"));
+    out.println("Tideway playground is running. Data: " + dataDir.toAbsolutePath());
+    out.println("  SQL:  " + p.psqlLine());
+    out.println("  HTTP: http://" + host + ":" + httpPort + "/api/jobs  (metrics: /metrics)");
+    out.println("Press Ctrl-C to stop.");
+    out.flush();
+    stopped.await();
+    return 0;
+  }
+}
