@@ -114,8 +114,8 @@ public final class Playground implements AutoCloseable {
                 Runtime.getRuntime().availableProcessors(),
                 clock.currentTimeMillis()));
     CatalogRelations relations = new CatalogRelations(codec);
-    LocalMetaClient client =
-        new LocalMetaClient(meta.ddl(), meta::progress, relations, storage, clock, 5_000);
+    ClusterMetaClient client =
+        new ClusterMetaClient(new LocalMetaAccess(meta), relations, storage, clock, 5_000);
     Frontend frontend =
         new Frontend(
             client,
@@ -127,7 +127,7 @@ public final class Playground implements AutoCloseable {
     LOG.info("playground up: {}", psqlLine());
   }
 
-  private static dev.tideway.common.plan.TableDesc tableOf(LocalMetaClient client, int id) {
+  private static dev.tideway.common.plan.TableDesc tableOf(ClusterMetaClient client, int id) {
     return client.relations().stream()
         .filter(r -> r.id() == id)
         .findFirst()

@@ -17,6 +17,7 @@ package dev.tideway.common.serde;
  * 700..799   META_SERVICE
  * 800..899   FRONTEND
  * 900..999   TESTS           test-only classes; never registered in production
+ * 1000..1099 CLUSTER         the process wiring (cli): frontend ↔ meta requests, meta DDL commands
  * </pre>
  *
  * Ids are never reused or renumbered: a removed class leaves its id retired (note it in the
@@ -31,7 +32,8 @@ public enum KryoIdRange {
   COMPUTE_NODE(600, 699),
   META_SERVICE(700, 799),
   FRONTEND(800, 899),
-  TESTS(900, 999);
+  TESTS(900, 999),
+  CLUSTER(1000, 1099);
 
   private final int first;
   private final int last;

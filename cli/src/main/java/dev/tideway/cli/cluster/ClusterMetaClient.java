@@ -16,7 +16,6 @@ import dev.tideway.frontend.pgwire.SqlState;
 import dev.tideway.meta.catalog.CatalogCore;
 import dev.tideway.meta.catalog.CatalogState;
 import dev.tideway.meta.catalog.DdlReply;
-import dev.tideway.meta.catalog.DdlService;
 import dev.tideway.meta.metadata.CatalogObject;
 import dev.tideway.meta.metadata.CreateType;
 import dev.tideway.meta.metadata.JobRecord;
@@ -33,7 +32,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Supplier;
 
 /**
  * The frontend's {@link MetaClient} over a meta leader in the same process: DDL goes to its {@link
@@ -42,25 +40,22 @@ import java.util.function.Supplier;
  *
  * <p>Thread-safe: the DDL service serialises every command on its owner thread.
  */
-public final class LocalMetaClient implements MetaClient {
+public final class ClusterMetaClient implements MetaClient {
   private static final long DDL_TIMEOUT_S = 60;
 
-  private final DdlService ddl;
-  private final Supplier<Map<Long, JobProgress>> progress;
+  private final MetaAccess meta;
   private final CatalogRelations relations;
   private final StateStore store;
   private final Clock clock;
   private final long progressIntervalMs;
 
-  public LocalMetaClient(
-      DdlService ddl,
-      Supplier<Map<Long, JobProgress>> progress,
+  public ClusterMetaClient(
+      MetaAccess meta,
       CatalogRelations relations,
       StateStore store,
       Clock clock,
       long progressIntervalMs) {
-    this.ddl = ddl;
-    this.progress = progress;
+    this.meta = meta;
     this.relations = relations;
     this.store = store;
     this.clock = clock;
@@ -68,7 +63,7 @@ public final class LocalMetaClient implements MetaClient {
   }
 
   private CatalogState state() {
-    return ddl.snapshot()
+    return meta.catalog()
         .orElseThrow(
             () ->
                 PgException.error(
@@ -91,8 +86,7 @@ public final class LocalMetaClient implements MetaClient {
 
   @Override
   public int allocateId() {
-    DdlReply r = call(new dev.tideway.meta.catalog.DdlCommand.ReserveIds(1));
-    return ((DdlReply.IdsReserved) r).from();
+    return call(new dev.tideway.meta.catalog.DdlCommand.ReserveIds(1));
   }
 
   @Override
@@ -129,7 +123,7 @@ public final class LocalMetaClient implements MetaClient {
     ObjectKind kind =
         r.kind() == RelationKind.TABLE ? ObjectKind.TABLE : ObjectKind.MATERIALIZED_VIEW;
     boolean background = c.background() && kind == ObjectKind.MATERIALIZED_VIEW;
-    DdlReply reply =
+    int jobId =
         call(
             new dev.tideway.meta.catalog.DdlCommand.CreateStreamingJob(
                 kind,
@@ -138,7 +132,6 @@ public final class LocalMetaClient implements MetaClient {
                 r.definition(),
                 r.plan().get(),
                 background ? CreateType.BACKGROUND : CreateType.FOREGROUND));
-    int jobId = ((DdlReply.JobAccepted) reply).job().jobId();
     if (!background) {
       awaitCreated(jobId, listener);
     }
@@ -149,7 +142,7 @@ public final class LocalMetaClient implements MetaClient {
   }
 
   private void awaitCreated(int jobId, ProgressListener listener) throws InterruptedException {
-    CompletableFuture<JobRecord> done = ddl.awaitCreated(jobId);
+    CompletableFuture<Void> done = meta.awaitCreated(jobId);
     while (true) {
       try {
         done.get(progressIntervalMs, TimeUnit.MILLISECONDS);
@@ -183,23 +176,21 @@ public final class LocalMetaClient implements MetaClient {
   }
 
   /** Submits a meta DDL command and waits for its persisted answer; rejections become errors. */
-  DdlReply call(dev.tideway.meta.catalog.DdlCommand cmd) {
-    DdlReply r;
+  int call(dev.tideway.meta.catalog.DdlCommand cmd) {
     try {
-      r = ddl.submit(cmd).get(DDL_TIMEOUT_S, TimeUnit.SECONDS);
+      return meta.submit(cmd).get(DDL_TIMEOUT_S, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw PgException.error(SqlState.QUERY_CANCELED, "interrupted while waiting for meta");
     } catch (ExecutionException e) {
+      if (e.getCause() instanceof MetaAccess.Rejected rej) {
+        throw PgException.error(sqlState(rej.reason()), rej.getMessage());
+      }
       throw PgException.error(SqlState.INTERNAL_ERROR, "meta: " + rootMessage(e));
     } catch (TimeoutException e) {
       throw PgException.error(
           SqlState.INTERNAL_ERROR, "meta did not answer within " + DDL_TIMEOUT_S + " s");
     }
-    if (r instanceof DdlReply.Rejected rej) {
-      throw PgException.error(sqlState(rej.reason()), rej.message());
-    }
-    return r;
   }
 
   private static String sqlState(DdlReply.Rejected.Reason reason) {
@@ -224,7 +215,7 @@ public final class LocalMetaClient implements MetaClient {
   @Override
   public List<DdlJob> jobs() {
     CatalogState s = state();
-    Map<Long, JobProgress> now = progress.get();
+    Map<Long, JobProgress> now = meta.progress();
     List<DdlJob> out = new ArrayList<>();
     for (JobRecord j : s.jobs().values()) {
       if (j.status() != JobStatus.CREATING) {
@@ -313,6 +304,6 @@ public final class LocalMetaClient implements MetaClient {
 
   @Override
   public long committedEpoch() {
-    return state().versionPointer().map(p -> p.maxCommittedEpoch()).orElse(0L);
+    return meta.committedEpoch();
   }
 }

@@ -1,0 +1,61 @@
+package dev.tideway.cli.cluster;
+
+import dev.tideway.barrier.progress.JobProgress;
+import dev.tideway.meta.catalog.CatalogState;
+import dev.tideway.meta.catalog.DdlCommand;
+import dev.tideway.meta.catalog.DdlReply;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * How a frontend reaches the meta leader: in the same process ({@link LocalMetaAccess}) or over
+ * Pekko ({@link RemoteMetaAccess}). Thread-safe.
+ */
+public interface MetaAccess {
+  /** The latest catalog this process knows; empty while no leader has loaded one. */
+  Optional<CatalogState> catalog();
+
+  /**
+   * Submits a DDL command to the leader; completes after it is persisted with its result (the first
+   * reserved id, the created object's or job's id), or fails with {@link Rejected}.
+   */
+  CompletableFuture<Integer> submit(DdlCommand command);
+
+  /** Completes when job {@code jobId} is created; fails if it is dropped or cancelled. */
+  CompletableFuture<Void> awaitCreated(int jobId);
+
+  /** The creating jobs' progress at the leader's last commit. */
+  Map<Long, JobProgress> progress();
+
+  /** The latest committed epoch (0 before the first commit). */
+  long committedEpoch();
+
+  /** The leader refused a command. */
+  final class Rejected extends RuntimeException {
+    private final DdlReply.Rejected.Reason reason;
+
+    public Rejected(DdlReply.Rejected.Reason reason, String message) {
+      super(message);
+      this.reason = reason;
+    }
+
+    public DdlReply.Rejected.Reason reason() {
+      return reason;
+    }
+  }
+
+  /** The result a reply carries; throws {@link Rejected} for a rejection. */
+  static int valueOf(DdlReply reply) {
+    if (reply instanceof DdlReply.IdsReserved ids) {
+      return ids.from();
+    } else if (reply instanceof DdlReply.ObjectCreated c) {
+      return c.id();
+    } else if (reply instanceof DdlReply.JobAccepted j) {
+      return j.job().jobId();
+    } else if (reply instanceof DdlReply.Rejected rej) {
+      throw new Rejected(rej.reason(), rej.message());
+    }
+    return 0;
+  }
+}
