@@ -114,13 +114,13 @@ public final class Playground implements AutoCloseable {
                 Runtime.getRuntime().availableProcessors(),
                 clock.currentTimeMillis()));
     CatalogRelations relations = new CatalogRelations(codec);
-    ClusterMetaClient client =
-        new ClusterMetaClient(new LocalMetaAccess(meta), relations, storage, clock, 5_000);
+    MetaAccess access = new LocalMetaAccess(meta);
+    ClusterMetaClient client = new ClusterMetaClient(access, relations, storage, clock, 5_000);
     Frontend frontend =
         new Frontend(
             client,
             new StorageBatchReader(storage, id -> tableOf(client, id)),
-            new ComputeDmlWriter(bridge, meta.ddl(), codec));
+            new ComputeDmlWriter(bridge, access, codec));
     pg = new PgServer(PgServerConfig.defaults(options.pgPort()), frontend);
     pg.start();
     closers.push(pg);

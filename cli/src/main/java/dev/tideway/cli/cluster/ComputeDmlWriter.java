@@ -1,0 +1,161 @@
+package dev.tideway.cli.cluster;
+
+import dev.tideway.common.check.Checks;
+import dev.tideway.common.plan.StreamNode;
+import dev.tideway.common.plan.StreamPlanNode;
+import dev.tideway.common.plan.TableDesc;
+import dev.tideway.common.row.Row;
+import dev.tideway.common.vnode.VirtualNode;
+import dev.tideway.compute.executor.DmlRouter;
+import dev.tideway.compute.node.ComputeCommand;
+import dev.tideway.compute.node.ComputeEvent;
+import dev.tideway.frontend.meta.DmlWriter;
+import dev.tideway.frontend.meta.Relation;
+import dev.tideway.frontend.pgwire.PgException;
+import dev.tideway.frontend.pgwire.SqlState;
+import dev.tideway.meta.catalog.CatalogState;
+import dev.tideway.meta.fragment.PlanCodec;
+import dev.tideway.meta.metadata.CatalogObject;
+import dev.tideway.meta.metadata.FragmentGraph;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The frontend's writes into tables: splits the rows by the vnode of their distribution key into
+ * the table's {@code Dml} actors (from the catalog's fragment graph), sends each node one {@code
+ * WriteDml} with its share, and returns once every node has queued its rows (they become visible
+ * with the next committed checkpoint).
+ *
+ * <p>Thread-safe.
+ */
+public final class ComputeDmlWriter implements DmlWriter {
+  private static final long WRITE_TIMEOUT_S = 60;
+
+  private final ComputeBridge bridge;
+  private final MetaAccess meta;
+  private final PlanCodec codec;
+
+  public ComputeDmlWriter(ComputeBridge bridge, MetaAccess meta, PlanCodec codec) {
+    this.bridge = bridge;
+    this.meta = meta;
+    this.codec = codec;
+  }
+
+  /** Where a table's rows go: its layout and, per vnode, the Dml actor and its node. */
+  private record Route(TableDesc table, int[] actorByVnode, Map<Integer, String> nodeOfActor) {}
+
+  @Override
+  public long write(int tableId, List<Row> deletes, List<Row> inserts) {
+    CatalogState state =
+        meta.catalog()
+            .orElseThrow(() -> PgException.error("57P03", "the meta service is not ready"));
+    Route route = route(state, tableId);
+    TableDesc t = route.table();
+    int rowId = -1;
+    for (int i = 0; i < t.columns().size(); i++) {
+      if (t.columns().get(i).name().equals(Relation.ROW_ID)) {
+        rowId = i;
+      }
+    }
+    Map<Integer, DmlRouter.Part> parts;
+    try {
+      parts =
+          DmlRouter.split(
+              t.types(),
+              t.distributionKey().stream().mapToInt(Integer::intValue).toArray(),
+              rowId,
+              route.actorByVnode(),
+              deletes,
+              inserts);
+    } catch (IllegalArgumentException e) {
+      throw PgException.error(SqlState.DATATYPE_MISMATCH, e.getMessage());
+    }
+    Map<String, List<Row>> delByNode = new TreeMap<>();
+    Map<String, List<Row>> insByNode = new TreeMap<>();
+    parts.forEach(
+        (actor, part) -> {
+          String node = route.nodeOfActor().get(actor);
+          delByNode.computeIfAbsent(node, k -> new ArrayList<>()).addAll(part.deletes());
+          insByNode.computeIfAbsent(node, k -> new ArrayList<>()).addAll(part.inserts());
+        });
+    List<CompletableFuture<ComputeEvent>> acks = new ArrayList<>();
+    for (String node : union(delByNode, insByNode)) {
+      List<Row> d = delByNode.getOrDefault(node, List.of());
+      List<Row> i = insByNode.getOrDefault(node, List.of());
+      acks.add(
+          bridge.request(
+              node, id -> new ComputeCommand.WriteDml(id, tableId, d, i, bridge.replyTo())));
+    }
+    long rows = 0;
+    for (CompletableFuture<ComputeEvent> a : acks) {
+      rows += rowsOf(a, tableId);
+    }
+    return rows;
+  }
+
+  private static long rowsOf(CompletableFuture<ComputeEvent> ack, int tableId) {
+    ComputeEvent e;
+    try {
+      e = ack.get(WRITE_TIMEOUT_S, TimeUnit.SECONDS);
+    } catch (InterruptedException ie) {
+      Thread.currentThread().interrupt();
+      throw PgException.error(SqlState.QUERY_CANCELED, "interrupted while writing");
+    } catch (Exception ex) {
+      throw PgException.error(
+          SqlState.INTERNAL_ERROR, "write into table " + tableId + " failed: " + ex.getMessage());
+    }
+    if (e instanceof ComputeEvent.CommandFailed f) {
+      throw PgException.error(
+          SqlState.INTERNAL_ERROR, "write into table " + tableId + " failed: " + f.reason());
+    }
+    return e instanceof ComputeEvent.DmlWritten w ? w.rows() : 0;
+  }
+
+  private static List<String> union(Map<String, ?> a, Map<String, ?> b) {
+    java.util.TreeSet<String> s = new java.util.TreeSet<>(a.keySet());
+    s.addAll(b.keySet());
+    return List.copyOf(s);
+  }
+
+  private Route route(CatalogState state, int tableId) {
+    CatalogObject o = state.objects().get(tableId);
+    if (o == null) {
+      throw PgException.error(SqlState.UNDEFINED_TABLE, "table " + tableId + " does not exist");
+    }
+    FragmentGraph g = state.fragments().get(o.jobId());
+    Checks.checkState(g != null, "table %s has no fragment graph", o.name());
+    for (FragmentGraph.Fragment f : g.fragments()) {
+      StreamPlanNode plan = codec.decode(f.body());
+      if (!hasDml(plan, tableId)) {
+        continue;
+      }
+      int[] actorByVnode = new int[VirtualNode.COUNT];
+      Arrays.fill(actorByVnode, -1);
+      Map<Integer, String> nodes = new HashMap<>();
+      for (FragmentGraph.Actor a : g.actorsOf(f.fragmentId())) {
+        nodes.put(a.actorId(), a.node());
+        for (int v = 0; v < VirtualNode.COUNT; v++) {
+          if (a.vnodes().contains(v)) {
+            actorByVnode[v] = a.actorId();
+          }
+        }
+      }
+      return new Route(CatalogRelations.tableDesc(state, codec, tableId), actorByVnode, nodes);
+    }
+    throw PgException.error(
+        SqlState.FEATURE_NOT_SUPPORTED, "\"" + o.name() + "\" is not a table that accepts DML");
+  }
+
+  private static boolean hasDml(StreamPlanNode n, int tableId) {
+    if (n.node() instanceof StreamNode.Dml d && d.tableId() == tableId) {
+      return true;
+    }
+    return n.inputs().stream().anyMatch(in -> hasDml(in, tableId));
+  }
+}
