@@ -19,6 +19,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -40,8 +41,9 @@ import java.util.function.Function;
  * conflict, as RisingWave's tables do.
  *
  * <p>Thread confinement: connection threads call it concurrently; all state is one immutable {@link
- * State} swapped in an {@link AtomicReference} (copy-on-write, fine at test sizes). Job completion
- * futures are the only other shared objects.
+ * State} swapped in an {@link AtomicReference} (copy-on-write, fine at test sizes). The per-view
+ * rate limits (a concurrent map written once per create) and job completion futures are the only
+ * other shared objects.
  */
 public final class InMemoryCluster implements MetaClient, BatchReader, DmlWriter {
   private record Job(DdlJob progress, CompletableFuture<Void> done) {}
@@ -60,6 +62,9 @@ public final class InMemoryCluster implements MetaClient, BatchReader, DmlWriter
   private volatile Function<Relation, List<Row>> viewEvaluator = r -> List.of();
   private volatile boolean holdJobs;
   private volatile long progressIntervalMillis = 5000;
+
+  /** The backfill rate limit each MV was created with (what meta would send as a Throttle). */
+  private final Map<Integer, OptionalLong> rateLimits = new ConcurrentHashMap<>();
 
   public InMemoryCluster(Clock clock) {
     this.clock = clock;
@@ -110,6 +115,9 @@ public final class InMemoryCluster implements MetaClient, BatchReader, DmlWriter
         s.relations().values().stream().noneMatch(x -> x.name().equals(r.name())),
         "relation %s exists",
         r.name());
+    if (r.kind() == RelationKind.MATERIALIZED_VIEW) {
+      rateLimits.put(r.id(), c.backfillRateLimit());
+    }
     if (r.kind() != RelationKind.MATERIALIZED_VIEW || !holdJobs) {
       state.updateAndGet(st -> withRelation(st, r));
       return;
@@ -145,6 +153,13 @@ public final class InMemoryCluster implements MetaClient, BatchReader, DmlWriter
             .withDetail("job " + id + " was cancelled");
       }
     }
+  }
+
+  /** The backfill rate limit the view {@code relationId} was created with; empty = unlimited. */
+  public OptionalLong backfillRateLimit(int relationId) {
+    OptionalLong l = rateLimits.get(relationId);
+    Checks.checkState(l != null, "no materialized view %s was created", relationId);
+    return l;
   }
 
   /** Test knob: a held job has read {@code consumed} of {@code upstream} rows. */

@@ -22,6 +22,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import org.apache.calcite.rel.RelNode;
 
@@ -130,6 +131,7 @@ final class DdlRunner {
       Statement.CreateMaterializedView mv,
       String sql,
       boolean background,
+      OptionalLong backfillRateLimit,
       PgSession.NoticeSink notices,
       Session.JobSlot job)
       throws InterruptedException {
@@ -150,7 +152,7 @@ final class DdlRunner {
     job.set(id);
     try {
       meta.submit(
-          new DdlCommand.Create(r, background),
+          new DdlCommand.Create(r, background, backfillRateLimit),
           progress ->
               notices.notice(
                   "CREATE MATERIALIZED VIEW " + mv.name() + ": " + progress.progress().render()));

@@ -156,7 +156,8 @@ public final class Session implements PgSession {
       return Result.command(ddl.createSource(cs, sql, notices));
     }
     if (s instanceof Statement.CreateMaterializedView mv) {
-      return Result.command(ddl.createView(mv, sql, vars.backgroundDdl(), notices, job));
+      return Result.command(
+          ddl.createView(mv, sql, vars.backgroundDdl(), vars.backfillRateLimit(), notices, job));
     }
     if (s instanceof Statement.Drop d) {
       return Result.command(ddl.drop(d, notices));

@@ -5,6 +5,7 @@ import dev.tideway.frontend.pgwire.SqlState;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalLong;
 
 /**
  * Session variables ({@code SET} / {@code SHOW}). Unknown names are {@code 42704}, as PostgreSQL
@@ -41,6 +42,14 @@ final class SessionVars {
     return vars.get("background_ddl").equals("true");
   }
 
+  /** {@code backfill_rate_limit} in rows per second; empty for {@code DEFAULT} (unlimited). */
+  OptionalLong backfillRateLimit() {
+    String v = vars.get("backfill_rate_limit");
+    return v.equalsIgnoreCase("default")
+        ? OptionalLong.empty()
+        : OptionalLong.of(Long.parseLong(v));
+  }
+
   void set(String name, String value) {
     String n = name.toLowerCase(Locale.ROOT);
     if (n.equals("transaction") || n.equals("session characteristics")) {
@@ -54,7 +63,8 @@ final class SessionVars {
     switch (n) {
       case "background_ddl" -> v = bool(n, value);
       case "backfill_rate_limit" -> {
-        if (!value.equalsIgnoreCase("default")) {
+        v = value.trim().toLowerCase(Locale.ROOT);
+        if (!v.equals("default")) {
           try {
             if (Long.parseLong(value.trim()) < 0) {
               throw new NumberFormatException();

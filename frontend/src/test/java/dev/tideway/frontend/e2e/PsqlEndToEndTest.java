@@ -102,4 +102,36 @@ class PsqlEndToEndTest {
     Run syntax = psql("SELEC 1");
     assertThat(syntax.out()).contains("42601");
   }
+
+  @Test
+  void commandsAndProgressSurfaceThroughPsql() throws Exception {
+    Run r =
+        psql(
+            "CREATE TABLE cmd_t (a INT, b VARCHAR)",
+            "INSERT INTO cmd_t SELECT x, 'r' || x FROM generate_series(1, 5) AS x",
+            "UPDATE cmd_t SET b = 'even' WHERE a % 2 = 0",
+            "DELETE FROM cmd_t WHERE a = 5",
+            "FLUSH",
+            "SET BACKGROUND_DDL = true",
+            "SET backfill_rate_limit = 100",
+            "CREATE MATERIALIZED VIEW cmd_m AS SELECT b, count(*) AS n FROM cmd_t GROUP BY b",
+            "SHOW TABLES",
+            "SHOW JOBS",
+            "SELECT ddl_id, progress FROM rw_catalog.rw_ddl_progress",
+            "SELECT b, n FROM cmd_m ORDER BY b",
+            "EXPLAIN CREATE MATERIALIZED VIEW cmd_x AS SELECT a FROM cmd_t WHERE a > 1",
+            "DROP MATERIALIZED VIEW cmd_m",
+            "DROP TABLE cmd_t");
+    assertThat(r.exit()).as(r.out()).isZero();
+    assertThat(r.out())
+        .contains("INSERT 0 5", "UPDATE 2", "DELETE 1", "FLUSH", "SET")
+        .containsPattern("Id \\| Statement \\| Progress \\| Create Type")
+        .containsPattern("ddl_id \\| progress")
+        .containsPattern("even\\s+\\|\\s+2")
+        .contains("StreamMaterialize { table: cmd_x")
+        .contains("DROP MATERIALIZED VIEW", "DROP TABLE");
+    Run unsupported = psql("CREATE VIEW v AS SELECT 1");
+    assertThat(unsupported.exit()).isNotZero();
+    assertThat(unsupported.out()).contains("ERROR:  0A000: CREATE VIEW is not supported");
+  }
 }

@@ -1,0 +1,179 @@
+package dev.tideway.frontend.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tideway.frontend.meta.Relation;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.OptionalLong;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The statements of the SQL surface not covered by {@link PgjdbcEndToEndTest}: the session's
+ * backfill rate limit reaching meta, EXPLAIN, SHOW, DROP of each kind, generate_series on its own,
+ * and a precise 0A000 naming the construct for each unsupported path.
+ */
+class SqlSurfaceTest {
+  private static TestCluster cluster;
+
+  @BeforeAll
+  static void start() throws Exception {
+    cluster = new TestCluster();
+    try (Connection c = cluster.connect(false);
+        Statement st = c.createStatement()) {
+      st.execute("CREATE TABLE base (id BIGINT PRIMARY KEY, g INT, v VARCHAR)");
+      st.execute("INSERT INTO base SELECT x, x % 4, 'v' || x FROM generate_series(1, 20) AS x");
+    }
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    cluster.close();
+  }
+
+  private static int relationId(String name) {
+    return cluster.cluster.relation(name).map(Relation::id).orElseThrow();
+  }
+
+  @Test
+  void backfillRateLimitOfTheSessionTravelsWithTheCreate() throws Exception {
+    try (Connection c = cluster.connect(false);
+        Statement st = c.createStatement()) {
+      st.execute("CREATE MATERIALIZED VIEW rl_default AS SELECT id FROM base");
+      st.execute("SET backfill_rate_limit = 500");
+      st.execute("CREATE MATERIALIZED VIEW rl_500 AS SELECT id FROM base");
+      st.execute("SET backfill_rate_limit TO 0");
+      st.execute("CREATE MATERIALIZED VIEW rl_paused AS SELECT id FROM base");
+      st.execute("SET backfill_rate_limit = DEFAULT");
+      st.execute("CREATE MATERIALIZED VIEW rl_back AS SELECT id FROM base");
+      assertThat(cluster.cluster.backfillRateLimit(relationId("rl_default"))).isEmpty();
+      assertThat(cluster.cluster.backfillRateLimit(relationId("rl_500")))
+          .isEqualTo(OptionalLong.of(500));
+      assertThat(cluster.cluster.backfillRateLimit(relationId("rl_paused")))
+          .isEqualTo(OptionalLong.of(0));
+      assertThat(cluster.cluster.backfillRateLimit(relationId("rl_back"))).isEmpty();
+      assertThatThrownBy(() -> st.execute("SET backfill_rate_limit = -1"))
+          .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("22023"));
+    }
+    try (Connection c = cluster.connect(false);
+        Statement st = c.createStatement()) {
+      assertThat(TestCluster.rows(st, "SHOW backfill_rate_limit"))
+          .as("a session variable: a new session starts at the default")
+          .containsExactly("default");
+    }
+  }
+
+  @Test
+  void explainPrintsTheStreamPlanAndItsFragments() throws Exception {
+    try (Connection c = cluster.connect(false);
+        Statement st = c.createStatement()) {
+      List<String> plan =
+          TestCluster.rows(
+              st,
+              "EXPLAIN CREATE MATERIALIZED VIEW ex AS SELECT g, count(*) AS n FROM base GROUP BY g");
+      assertThat(plan.get(0)).startsWith("StreamMaterialize { table: ex, columns: [g, n]");
+      assertThat(String.join("\n", plan))
+          .contains("StreamHashAgg { group: [g], aggs: [count(*)] }")
+          .contains("StreamExchange { dist: HASH[g] }")
+          .contains("StreamStreamScan { table: " + relationId("base"))
+          .contains("Fragments: 2");
+      assertThat(TestCluster.rows(st, "SHOW MATERIALIZED VIEWS")).doesNotContain("ex");
+      assertThat(String.join("\n", TestCluster.rows(st, "EXPLAIN SELECT * FROM base WHERE g = 1")))
+          .as("a batch query's plan comes from the batch engine")
+          .contains("base");
+    }
+  }
+
+  @Test
+  void showAndDropEachKind() throws Exception {
+    try (Connection c = cluster.connect(true);
+        Statement st = c.createStatement()) {
+      st.execute("CREATE TABLE drop_t (a INT)");
+      st.execute(
+          "CREATE SOURCE drop_s (id BIGINT) WITH (connector = 'datagen', datagen.rows.per.second = '1')");
+      st.execute("CREATE MATERIALIZED VIEW drop_m AS SELECT a FROM drop_t");
+      assertThat(TestCluster.rows(st, "SHOW TABLES")).contains("drop_t").doesNotContain("drop_m");
+      assertThat(TestCluster.rows(st, "SHOW SOURCES")).contains("drop_s");
+      assertThat(TestCluster.rows(st, "SHOW MATERIALIZED VIEWS")).contains("drop_m");
+      assertThatThrownBy(() -> st.execute("DROP TABLE drop_m"))
+          .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("42809"))
+          .hasMessageContaining("\"drop_m\" is not a table");
+      st.execute("DROP MATERIALIZED VIEW drop_m");
+      st.execute("DROP SOURCE drop_s");
+      st.execute("DROP TABLE drop_t");
+      st.execute("DROP TABLE IF EXISTS drop_t");
+      assertThat(st.getWarnings().getMessage()).contains("does not exist, skipping");
+      assertThatThrownBy(() -> st.execute("DROP TABLE drop_t"))
+          .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("42P01"));
+      assertThat(TestCluster.rows(st, "SHOW TABLES")).doesNotContain("drop_t");
+      assertThat(TestCluster.rows(st, "SHOW SOURCES")).doesNotContain("drop_s");
+    }
+  }
+
+  @Test
+  void generateSeriesAloneAndInInsertSelect() throws Exception {
+    try (Connection c = cluster.connect(false);
+        Statement st = c.createStatement()) {
+      assertThat(TestCluster.rows(st, "SELECT * FROM generate_series(1, 4)"))
+          .containsExactly("1", "2", "3", "4");
+      st.execute("CREATE TABLE gs (a INT, b INT)");
+      assertThat(
+              st.executeUpdate(
+                  "INSERT INTO gs (b, a) SELECT x * 10, x FROM generate_series(1, 3) AS x"))
+          .isEqualTo(3);
+      assertThat(TestCluster.rows(st, "SELECT a, b FROM gs ORDER BY a"))
+          .containsExactly("1|10", "2|20", "3|30");
+      assertThat(st.executeUpdate("UPDATE gs SET b = b + a WHERE a >= 2")).isEqualTo(2);
+      assertThat(st.executeUpdate("DELETE FROM gs WHERE b = 10")).isEqualTo(1);
+      assertThat(TestCluster.rows(st, "SELECT a, b FROM gs ORDER BY a"))
+          .as("UPDATE and DELETE on a table keyed by the hidden _row_id")
+          .containsExactly("2|22", "3|33");
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '"',
+      textBlock =
+          """
+          CREATE VIEW v AS SELECT 1                                         | CREATE VIEW is not supported
+          CREATE INDEX i ON base (g)                                        | CREATE INDEX is not supported
+          CREATE SINK s AS SELECT 1                                         | CREATE SINK is not supported
+          CREATE TABLE t2 AS SELECT 1                                       | CREATE TABLE AS is not supported
+          CREATE TABLE t3 (a INT DEFAULT 1)                                 | column DEFAULT (column "a") is not supported
+          CREATE TABLE t4 (a INT) WITH (connector = 'kafka')                | CREATE TABLE with WITH
+          CREATE SOURCE k WITH (connector = 'kafka')                        | connector 'kafka'
+          ALTER TABLE base ADD COLUMN c INT                                 | ALTER statement is not supported
+          TRUNCATE base                                                     | TRUNCATE statement is not supported
+          COPY base FROM STDIN                                              | COPY statement is not supported
+          DROP VIEW v                                                       | DROP VIEW is not supported
+          INSERT INTO base VALUES (99, 1, 'x') RETURNING id                 | RETURNING
+          CREATE MATERIALIZED VIEW m1 AS SELECT * FROM base b1 LEFT JOIN base b2 ON b1.id = b2.id | LEFT JOIN
+          CREATE MATERIALIZED VIEW m2 AS SELECT id FROM base LIMIT 3        | LIMIT/OFFSET in a materialized view
+          CREATE MATERIALIZED VIEW m3 AS SELECT id FROM base UNION ALL SELECT id FROM base | UNION in a materialized view
+          CREATE MATERIALIZED VIEW m4 AS SELECT b1.id FROM base b1 JOIN base b2 ON b1.id < b2.id | without an equality condition
+          CREATE MATERIALIZED VIEW m5 AS SELECT g FROM base GROUP BY ROLLUP (g)  | GROUPING SETS, ROLLUP and CUBE
+          CREATE MATERIALIZED VIEW m6 AS SELECT count(*) FILTER (WHERE g > 1) FROM base | FILTER (WHERE ...) on aggregates
+          CREATE MATERIALIZED VIEW m7 AS SELECT id, row_number() OVER (ORDER BY id) FROM base | in a materialized view
+          """)
+  void unsupportedSqlNamesTheConstructWith0A000(String sql, String fragment) throws Exception {
+    try (Connection c = cluster.connect(false);
+        Statement st = c.createStatement()) {
+      assertThatThrownBy(() -> st.execute(sql))
+          .isInstanceOf(SQLException.class)
+          .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("0A000"))
+          .hasMessageContaining(fragment);
+      assertThat(TestCluster.rows(st, "SELECT count(*) FROM base"))
+          .as("the session still works and nothing was written")
+          .containsExactly("20");
+    }
+  }
+}
