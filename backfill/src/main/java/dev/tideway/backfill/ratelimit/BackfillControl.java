@@ -1,0 +1,63 @@
+package dev.tideway.backfill.ratelimit;
+
+import dev.tideway.barrier.message.Barrier;
+import dev.tideway.barrier.message.Mutation;
+import dev.tideway.common.time.Clock;
+
+/**
+ * Whether a backfill actor may read its snapshot now: the cluster {@code Pause}/{@code Resume}
+ * state, an {@code Add} that starts it paused, and its rate limit from {@code Throttle} mutations.
+ * {@link #onBarrier} applies the barrier's mutation; it takes effect for the epoch the barrier
+ * opens.
+ *
+ * <p>Confined to the backfill's actor thread.
+ */
+public final class BackfillControl {
+  private final int actorId;
+  private final RateLimiter limiter;
+  private boolean paused;
+
+  public BackfillControl(int actorId, Clock clock, long initialRowsPerSecond) {
+    this.actorId = actorId;
+    this.limiter = new RateLimiter(clock, initialRowsPerSecond);
+  }
+
+  /** Applies the mutation a barrier carries. */
+  public void onBarrier(Barrier b) {
+    Mutation m = b.mutation();
+    if (m instanceof Mutation.Pause) {
+      paused = true;
+    } else if (m instanceof Mutation.Resume) {
+      paused = false;
+    } else if (m instanceof Mutation.Add add && add.actors().contains(actorId)) {
+      paused = add.paused();
+    } else if (m instanceof Mutation.Throttle t) {
+      Long rate = t.rowsPerSecondByActor().get(actorId);
+      if (rate != null) {
+        limiter.setRate(rate);
+      }
+    }
+  }
+
+  public boolean paused() {
+    return paused;
+  }
+
+  /** Neither paused nor limited to 0 (a positive limit may still have no tokens right now). */
+  public boolean mayRead() {
+    return !paused && limiter.rate() != 0;
+  }
+
+  /** Rows that may be read now. */
+  public long available() {
+    return mayRead() ? limiter.available() : 0;
+  }
+
+  public void consume(long rows) {
+    limiter.consume(rows);
+  }
+
+  public long rate() {
+    return limiter.rate();
+  }
+}
