@@ -1,6 +1,7 @@
 package dev.tideway.compute.executor;
 
 import dev.tideway.common.row.Row;
+import java.util.HashMap;
 
 /**
  * The in-memory state of one group of a {@link HashAggExecutor}: the row count, one accumulator per
@@ -8,7 +9,7 @@ import dev.tideway.common.row.Row;
  *
  * <p>Owned by the aggregation's actor thread. Invariant: {@code rowCount >= 0}, and per call the
  * non-NULL count is {@code >= 0}; a MIN/MAX whose extreme was deleted is {@code stale} until the
- * next barrier rescans its value multiset.
+ * next barrier rescans its value multiset; {@code persisted} equals the intermediate table's row.
  */
 final class AggGroup {
   /** The group key values. */
@@ -31,13 +32,22 @@ final class AggGroup {
   /** The output row emitted for this group and not yet retracted, or null. */
   Row emitted;
 
-  /** The group's state row exists in the intermediate state table. */
-  boolean persisted;
+  /** The group's state row as the intermediate state table holds it, or null when it has none. */
+  Row persisted;
 
+  /**
+   * Per MIN/MAX call: multiplicities of values of the group's multiset this executor read or wrote
+   * since the group was cached (a write-through cache: each entry equals the call table's row), or
+   * null for other calls. Cleared when it outgrows its bound at a barrier.
+   */
+  final HashMap<Object, long[]>[] valueCounts;
+
+  @SuppressWarnings("unchecked")
   AggGroup(Row key, int calls) {
     this.key = key;
     this.acc = new Object[calls];
     this.nonNull = new long[calls];
     this.stale = new boolean[calls];
+    this.valueCounts = new HashMap[calls];
   }
 }

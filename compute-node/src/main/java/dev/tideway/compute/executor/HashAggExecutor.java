@@ -23,6 +23,7 @@ import dev.tideway.common.vnode.VnodeHasher;
 import dev.tideway.storage.api.StateStore;
 import dev.tideway.storage.table.StateTable;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -72,6 +73,19 @@ public final class HashAggExecutor implements Executor {
   private final StateTable[] callTables;
   private final VnodeHasher groupVnode;
   private final int cacheCapacity;
+  private final int filterBits;
+
+  /**
+   * Groups written to the intermediate table (see {@link KeyFilter}); built on the first barrier;
+   * null when the group key types do not allow one (then every new group reads the table).
+   */
+  private KeyFilter groupFilter;
+
+  /**
+   * Per MIN/MAX call: (group key, value) pks written to its call table; null for other calls and
+   * for types that allow neither a filter nor a value cache.
+   */
+  private final KeyFilter[] valueFilters;
 
   /** Recently used groups, least recent first. */
   private final LinkedHashMap<Row, AggGroup> cache = new LinkedHashMap<>(16, 0.75f, true);
@@ -93,17 +107,39 @@ public final class HashAggExecutor implements Executor {
       StreamNode.HashAgg plan,
       StateStore store,
       int cacheCapacity) {
+    this(info, input, plan, store, cacheCapacity, DEFAULT_FILTER_BITS);
+  }
+
+  /** Bits of each key filter by default: 2^22 (512 KiB). */
+  public static final int DEFAULT_FILTER_BITS = 22;
+
+  /** Values of one group's MIN/MAX call kept with their multiplicities across a barrier. */
+  static final int VALUE_CACHE_PER_GROUP = 4096;
+
+  /**
+   * An aggregation caching up to {@code cacheCapacity} groups between epochs, with key filters of
+   * {@code 2^filterBits} bits over the intermediate and call tables.
+   */
+  public HashAggExecutor(
+      ExecutorInfo info,
+      Executor input,
+      StreamNode.HashAgg plan,
+      StateStore store,
+      int cacheCapacity,
+      int filterBits) {
     Checks.checkArgument(
         cacheCapacity > 0, "%s: agg cache capacity must be > 0, got %s", info, cacheCapacity);
     this.info = info;
     this.input = input;
     this.cacheCapacity = cacheCapacity;
+    this.filterBits = filterBits;
     Schema in = input.schema();
     this.groupKeys = plan.groupKeys().stream().mapToInt(Integer::intValue).toArray();
     this.calls = plan.aggCalls();
     this.argTypes = new DataType[calls.size()];
     this.accTypes = new DataType[calls.size()];
     this.callTables = new StateTable[calls.size()];
+    this.valueFilters = new KeyFilter[calls.size()];
     List<Field> out = new ArrayList<>();
     List<DataType> keyTypes = new ArrayList<>();
     for (int k : groupKeys) {
@@ -262,9 +298,29 @@ public final class HashAggExecutor implements Executor {
 
   private void applyExtreme(AggGroup g, int c, Object v, int sign) {
     StateTable t = callTables[c];
-    Row pk = g.key.concat(Row.of(v));
-    Row old = t.get(pk);
-    long count = old == null ? 0 : (Long) old.get(old.size() - 1);
+    HashMap<Object, long[]> counts = g.valueCounts[c];
+    if (counts == null && valueFilters[c] != null) {
+      counts = new HashMap<>();
+      g.valueCounts[c] = counts;
+    }
+    long[] cached = counts == null ? null : counts.get(v);
+    Row pk = null;
+    long count;
+    if (cached != null) {
+      count = cached[0];
+    } else {
+      pk = g.key.concat(Row.of(v));
+      if (valueFilters[c] == null || valueFilters[c].mayContain(pk)) {
+        Row old = t.get(pk);
+        count = old == null ? 0 : (Long) old.get(old.size() - 1);
+      } else {
+        count = 0;
+      }
+      cached = new long[] {count};
+      if (counts != null) {
+        counts.put(v, cached);
+      }
+    }
     long next = count + sign;
     Checks.checkState(
         next >= 0,
@@ -273,14 +329,8 @@ public final class HashAggExecutor implements Executor {
         g.key,
         v,
         c);
-    Row updated = pk.concat(Row.of(next));
-    if (old == null) {
-      t.insert(updated);
-    } else if (next == 0) {
-      t.delete(old);
-    } else {
-      t.update(old, updated);
-    }
+    cached[0] = next;
+    writeValueCount(c, g.key, v, count, next, pk);
     AggKind kind = calls.get(c).kind();
     if (sign > 0) {
       if (!g.stale[c] && AggCalls.better(kind, argTypes[c], v, g.acc[c])) {
@@ -290,6 +340,22 @@ public final class HashAggExecutor implements Executor {
         && g.acc[c] != null
         && dev.tideway.common.types.Datums.compare(argTypes[c], v, g.acc[c]) == 0) {
       g.stale[c] = true;
+    }
+  }
+
+  /** Writes the multiplicity change {@code count → next} of {@code v} to call {@code c}'s table. */
+  private void writeValueCount(int c, Row key, Object v, long count, long next, Row pk) {
+    StateTable t = callTables[c];
+    Row base = pk != null ? pk : key.concat(Row.of(v));
+    if (count == 0) {
+      t.insert(base.concat(Row.of(next)));
+      if (valueFilters[c] != null) {
+        valueFilters[c].add(base);
+      }
+    } else if (next == 0) {
+      t.delete(base.concat(Row.of(count)));
+    } else {
+      t.update(base.concat(Row.of(count)), base.concat(Row.of(next)));
     }
   }
 
@@ -310,7 +376,7 @@ public final class HashAggExecutor implements Executor {
 
   private AggGroup load(Row key) {
     AggGroup g = new AggGroup(key, calls.size());
-    Row state = intermediate.get(key);
+    Row state = groupFilter == null || groupFilter.mayContain(key) ? intermediate.get(key) : null;
     if (state == null) {
       for (int c = 0; c < calls.size(); c++) {
         g.acc[c] = AggCalls.isCount(calls.get(c).kind()) ? 0L : null;
@@ -326,7 +392,7 @@ public final class HashAggExecutor implements Executor {
         g.nonNull[c] = (Long) state.get(p++);
       }
     }
-    g.persisted = true;
+    g.persisted = state;
     g.emitted = g.rowCount > 0 || groupKeys.length == 0 ? output(g) : null;
     return g;
   }
@@ -398,16 +464,28 @@ public final class HashAggExecutor implements Executor {
     g.emitted = now;
     Row state = stateRow(g);
     if (!exists) {
-      if (g.persisted) {
-        intermediate.delete(intermediate.get(g.key));
+      if (g.persisted != null) {
+        intermediate.delete(g.persisted);
       }
-      g.persisted = false;
+      g.persisted = null;
       cache.remove(g.key);
-    } else if (g.persisted) {
-      intermediate.update(intermediate.get(g.key), state);
+    } else if (g.persisted != null) {
+      intermediate.update(g.persisted, state);
+      g.persisted = state;
     } else {
       intermediate.insert(state);
-      g.persisted = true;
+      if (groupFilter != null) {
+        groupFilter.add(g.key);
+      }
+      g.persisted = state;
+    }
+    for (int c = 0; c < calls.size(); c++) {
+      if (g.valueCounts[c] != null) {
+        g.valueCounts[c].values().removeIf(n -> n[0] == 0);
+        if (g.valueCounts[c].size() > VALUE_CACHE_PER_GROUP) {
+          g.valueCounts[c] = null; // bound the cache; the filter and the table still answer
+        }
+      }
     }
   }
 
@@ -418,13 +496,37 @@ public final class HashAggExecutor implements Executor {
     }
   }
 
+  /** Initialises the tables; drops every cached group and rebuilds the key filters from them. */
   private void initTables(long epoch) {
+    cache.clear();
+    dirty.clear();
     intermediate.init(epoch);
-    for (StateTable t : callTables) {
-      if (t != null) {
-        t.init(epoch);
+    List<DataType> keyTypes = intermediateKeyTypes();
+    groupFilter = KeyFilter.exact(keyTypes) ? filterOf(intermediate, groupKeys.length) : null;
+    for (int c = 0; c < callTables.length; c++) {
+      if (callTables[c] != null) {
+        callTables[c].init(epoch);
+        List<DataType> pkTypes = new ArrayList<>(keyTypes);
+        pkTypes.add(argTypes[c]);
+        valueFilters[c] =
+            KeyFilter.exact(pkTypes) ? filterOf(callTables[c], groupKeys.length + 1) : null;
       }
     }
+  }
+
+  private List<DataType> intermediateKeyTypes() {
+    return schema.types().subList(0, groupKeys.length);
+  }
+
+  private KeyFilter filterOf(StateTable t, int keyColumns) {
+    KeyFilter f = new KeyFilter(filterBits);
+    int[] cols = range(keyColumns);
+    try (StateTable.CloseableRows rows = t.iterAll()) {
+      while (rows.hasNext()) {
+        f.add(rows.next().project(cols));
+      }
+    }
+    return f;
   }
 
   private void commitTables(Barrier b) {

@@ -26,6 +26,7 @@ import dev.tideway.storage.table.StateTable;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Inner equi-join of two streams, with an optional extra condition over the joined row (the
@@ -39,6 +40,12 @@ import java.util.List;
  * rows, so updates are not kept as {@code U-}/{@code U+}. A row with a NULL join key matches
  * nothing and is not stored. The condition is evaluated over the joined rows and hides the ones it
  * rejects.
+ *
+ * <p>Reads: each side caches whole join keys (every row under the key, loaded by one prefix scan on
+ * a probe miss, LRU-trimmed to its capacity at barriers) and keeps a filter of the keys it wrote,
+ * so a probe of a never-written key and a write of a cached or never-written key read nothing
+ * ({@link JoinSideState}). The first barrier drops the caches and rebuilds the filters from the
+ * tables, so a rebuilt (recovered) join starts cold.
  *
  * <p>Barriers: inputs are pulled alternately; once a side delivers its barrier, only the other is
  * pulled until it delivers the same epoch's; then both tables seal the epoch and the barrier is
@@ -61,23 +68,23 @@ public final class HashJoinExecutor implements Executor {
   private boolean started;
   private int turn;
 
-  /** One input with its keys, state table and the barrier it delivered, if any. */
+  /** One input, its side's state and the barrier it delivered, if any. */
   private static final class Side {
     final Executor input;
-    final int[] keys;
-    final StateTable table;
-    final VnodeHasher keyVnode;
-    final int width;
+    final JoinSideState state;
     Barrier barrier;
 
-    Side(Executor input, int[] keys, StateTable table, VnodeHasher keyVnode) {
+    Side(Executor input, JoinSideState state) {
       this.input = input;
-      this.keys = keys;
-      this.table = table;
-      this.keyVnode = keyVnode;
-      this.width = input.schema().size();
+      this.state = state;
     }
   }
+
+  /** Keys plus rows each side caches by default (see {@link JoinSideState}). */
+  public static final long DEFAULT_CACHE_UNITS = 1L << 20;
+
+  /** Bits of each side's key filter by default: 2^24 (2 MiB). */
+  public static final int DEFAULT_FILTER_BITS = 24;
 
   public HashJoinExecutor(
       ExecutorInfo info,
@@ -85,6 +92,21 @@ public final class HashJoinExecutor implements Executor {
       Executor right,
       StreamNode.HashJoin plan,
       StateStore store) {
+    this(info, left, right, plan, store, DEFAULT_CACHE_UNITS, DEFAULT_FILTER_BITS);
+  }
+
+  /**
+   * A join whose sides each cache up to {@code cacheUnits} keys plus rows and keep a key filter of
+   * {@code 2^filterBits} bits.
+   */
+  public HashJoinExecutor(
+      ExecutorInfo info,
+      Executor left,
+      Executor right,
+      StreamNode.HashJoin plan,
+      StateStore store,
+      long cacheUnits,
+      int filterBits) {
     Checks.checkArgument(
         plan.joinType() == JoinType.INNER,
         "%s: only inner joins are supported, got %s",
@@ -95,8 +117,8 @@ public final class HashJoinExecutor implements Executor {
     this.info = info;
     int[] lk = plan.leftKeys().stream().mapToInt(Integer::intValue).toArray();
     int[] rk = plan.rightKeys().stream().mapToInt(Integer::intValue).toArray();
-    this.left = side(left, lk, plan.leftTable().tableId(), store);
-    this.right = side(right, rk, plan.rightTable().tableId(), store);
+    this.left = side(left, lk, plan.leftTable().tableId(), store, cacheUnits, filterBits);
+    this.right = side(right, rk, plan.rightTable().tableId(), store, cacheUnits, filterBits);
     this.schema = concat(left.schema(), right.schema());
     this.condition =
         plan.condition().map(c -> ExprCompiler.compile(c, schema.types())).orElse(null);
@@ -108,7 +130,8 @@ public final class HashJoinExecutor implements Executor {
     return new Schema(f);
   }
 
-  private static Side side(Executor input, int[] keys, int tableId, StateStore store) {
+  private static Side side(
+      Executor input, int[] keys, int tableId, StateStore store, long cacheUnits, int bits) {
     List<DataType> types = new ArrayList<>(input.schema().types());
     types.add(DataType.BIGINT);
     int n = input.schema().size();
@@ -130,7 +153,8 @@ public final class HashJoinExecutor implements Executor {
             pk,
             StateTables.codecs(
                 tableId, types, pk, Collections.nCopies(pk.length, OrderType.ASC), keys));
-    return new Side(input, keys, t, new VnodeHasher(keyTypes, keyPos));
+    VnodeHasher vnode = new VnodeHasher(keyTypes, keyPos);
+    return new Side(input, new JoinSideState(t, keys, input.schema().types(), vnode, cacheUnits, bits));
   }
 
   @Override
@@ -187,13 +211,15 @@ public final class HashJoinExecutor implements Executor {
     left.barrier = null;
     right.barrier = null;
     if (!started || b.kind() == BarrierKind.INITIAL) {
-      left.table.init(b.curr());
-      right.table.init(b.curr());
+      left.state.init(b.curr());
+      right.state.init(b.curr());
       started = true;
     } else {
-      left.table.commit(b.curr(), b.prev());
-      right.table.commit(b.curr(), b.prev());
+      left.state.table.commit(b.curr(), b.prev());
+      right.state.table.commit(b.curr(), b.prev());
     }
+    left.state.evict();
+    right.state.evict();
     return b;
   }
 
@@ -205,21 +231,20 @@ public final class HashJoinExecutor implements Executor {
         continue;
       }
       Row row = chunk.row(i);
-      Row key = row.project(self.keys);
+      Row key = row.project(self.state.keys);
       if (hasNull(key)) {
         continue; // NULL = x is never true: no match now or later
       }
       Op op = chunk.op(i).isInsert() ? Op.INSERT : Op.DELETE;
-      store(self, row, op == Op.INSERT ? 1 : -1);
-      try (StateTable.CloseableRows matches = other.table.iter(other.keyVnode.vnode(key), key)) {
-        while (matches.hasNext()) {
-          Row m = matches.next();
-          long times = (Long) m.get(other.width);
-          Row match = m.project(range(other.width));
-          Row joined = selfIsLeft ? row.concat(match) : match.concat(row);
-          for (long t = 0; t < times; t++) {
-            out.append(op, joined);
-          }
+      Checks.checkState(
+          self.state.apply(key, row, op == Op.INSERT ? 1 : -1),
+          "%s: delete of row %s that the join does not hold",
+          info,
+          row);
+      for (Map.Entry<Row, long[]> m : other.state.rows(key).entrySet()) {
+        Row joined = selfIsLeft ? row.concat(m.getKey()) : m.getKey().concat(row);
+        for (long t = m.getValue()[0]; t > 0; t--) {
+          out.append(op, joined);
         }
       }
     }
@@ -235,22 +260,6 @@ public final class HashJoinExecutor implements Executor {
     return joined.withVisibility(keep);
   }
 
-  private void store(Side s, Row row, int sign) {
-    Row withCount = row.concat(Row.of(0L));
-    Row old = s.table.get(s.table.pkOf(withCount));
-    long count = old == null ? 0 : (Long) old.get(s.width);
-    long next = count + sign;
-    Checks.checkState(next >= 0, "%s: delete of row %s that the join does not hold", info, row);
-    Row updated = row.concat(Row.of(next));
-    if (old == null) {
-      s.table.insert(updated);
-    } else if (next == 0) {
-      s.table.delete(old);
-    } else {
-      s.table.update(old, updated);
-    }
-  }
-
   private static boolean hasNull(Row key) {
     for (int i = 0; i < key.size(); i++) {
       if (key.get(i) == null) {
@@ -258,13 +267,5 @@ public final class HashJoinExecutor implements Executor {
       }
     }
     return false;
-  }
-
-  private static int[] range(int n) {
-    int[] r = new int[n];
-    for (int i = 0; i < n; i++) {
-      r[i] = i;
-    }
-    return r;
   }
 }

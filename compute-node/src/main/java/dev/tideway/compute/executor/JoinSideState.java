@@ -1,0 +1,176 @@
+package dev.tideway.compute.executor;
+
+import dev.tideway.common.check.Checks;
+import dev.tideway.common.row.Row;
+import dev.tideway.common.types.DataType;
+import dev.tideway.common.vnode.VnodeHasher;
+import dev.tideway.storage.table.StateTable;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One side of a {@link HashJoinExecutor}: its state table, an LRU cache of join keys, and a {@link
+ * KeyFilter} over the join keys written to the table.
+ *
+ * <p>Cache. A cached key holds every row the table has under that key (with its multiplicity): it
+ * is loaded whole by one prefix scan on a probe miss, and every write of the side goes through
+ * {@link #apply}, which updates a cached key in place. So a cached entry always equals the table.
+ * The cache counts one unit per key plus one per distinct row; it may outgrow {@code capacity}
+ * inside an epoch and is trimmed, least recently used key first, at barriers ({@link #evict}).
+ *
+ * <p>Reads avoided: a probe of a key the filter has never seen matches nothing without a scan, and
+ * a write whose key is cached or unseen knows the row's multiplicity without a point read. Only a
+ * write of an uncached key the filter may hold reads the table ({@code get} of the one row).
+ *
+ * <p>Rows of a side with a DECIMAL or float column are neither cached nor filtered (Java equality
+ * differs from key equality there, see {@link KeyFilter#exact}): every probe scans, every write
+ * reads.
+ *
+ * <p>Recovery: the state lives only in the executor, which is rebuilt on recovery; {@link #init}
+ * drops the cache and rebuilds the filter from the table, so nothing cached survives a recovery.
+ *
+ * <p>Confined to the join's actor thread.
+ */
+final class JoinSideState {
+  final StateTable table;
+  final int[] keys;
+  final int width;
+  private final VnodeHasher keyVnode;
+  private final long capacity;
+  private final int filterBits;
+  private final int[] rowColumns;
+
+  /** Cached keys, least recently used first; each maps row → {multiplicity}. */
+  private final LinkedHashMap<Row, LinkedHashMap<Row, long[]>> cache =
+      new LinkedHashMap<>(64, 0.75f, true);
+
+  /** Keys plus rows held in {@link #cache}. */
+  private long cachedUnits;
+
+  /** Null when the side's types allow neither filter nor cache: every probe and write reads. */
+  private KeyFilter filter;
+
+  private final boolean exact;
+
+  JoinSideState(
+      StateTable table,
+      int[] keys,
+      List<DataType> types,
+      VnodeHasher keyVnode,
+      long capacity,
+      int bits) {
+    Checks.checkArgument(capacity > 0, "join cache capacity must be > 0, got %s", capacity);
+    this.table = table;
+    this.keys = keys;
+    this.width = types.size();
+    this.exact = KeyFilter.exact(types);
+    this.keyVnode = keyVnode;
+    this.capacity = capacity;
+    this.filterBits = bits;
+    this.rowColumns = new int[width];
+    for (int i = 0; i < width; i++) {
+      rowColumns[i] = i;
+    }
+  }
+
+  /** Initialises the table at {@code epoch}; drops the cache and rebuilds the key filter. */
+  void init(long epoch) {
+    table.init(epoch);
+    cache.clear();
+    cachedUnits = 0;
+    if (!exact) {
+      return;
+    }
+    filter = new KeyFilter(filterBits);
+    try (StateTable.CloseableRows rows = table.iterAll()) {
+      while (rows.hasNext()) {
+        filter.add(rows.next().project(keys));
+      }
+    }
+  }
+
+  /** Every row under {@code key} with its multiplicity, in pk order for a freshly loaded key. */
+  Map<Row, long[]> rows(Row key) {
+    LinkedHashMap<Row, long[]> e = cache.get(key);
+    if (e != null) {
+      return e;
+    }
+    if (filter != null && !filter.mayContain(key)) {
+      return Collections.emptyMap();
+    }
+    e = new LinkedHashMap<>();
+    try (StateTable.CloseableRows rs = table.iter(keyVnode.vnode(key), key)) {
+      while (rs.hasNext()) {
+        Row stored = rs.next();
+        e.put(stored.project(rowColumns), new long[] {(Long) stored.get(width)});
+      }
+    }
+    if (exact) {
+      cache.put(key, e);
+      cachedUnits += 1 + e.size();
+    }
+    return e;
+  }
+
+  /**
+   * Adds {@code sign} (+1 or -1) to the multiplicity of {@code row} under {@code key}, in the
+   * table and, when cached, in the cache. Returns false for a delete of a row the side does not
+   * hold.
+   */
+  boolean apply(Row key, Row row, int sign) {
+    LinkedHashMap<Row, long[]> e = cache.get(key);
+    long old;
+    if (e != null) {
+      long[] c = e.get(row);
+      old = c == null ? 0 : c[0];
+    } else if (filter != null && !filter.mayContain(key)) {
+      old = 0;
+    } else {
+      Row stored = table.get(table.pkOf(row.concat(Row.of(0L))));
+      old = stored == null ? 0 : (Long) stored.get(width);
+    }
+    long next = old + sign;
+    if (next < 0) {
+      return false;
+    }
+    if (old == 0) {
+      table.insert(row.concat(Row.of(next)));
+    } else if (next == 0) {
+      table.delete(row.concat(Row.of(old)));
+    } else {
+      table.update(row.concat(Row.of(old)), row.concat(Row.of(next)));
+    }
+    if (filter != null) {
+      filter.add(key);
+    }
+    if (e != null) {
+      if (next == 0) {
+        e.remove(row);
+        cachedUnits--;
+      } else if (old == 0) {
+        e.put(row, new long[] {next});
+        cachedUnits++;
+      } else {
+        e.get(row)[0] = next;
+      }
+    }
+    return true;
+  }
+
+  /** Trims the cache to its capacity, least recently used keys first (call at barriers). */
+  void evict() {
+    Iterator<LinkedHashMap<Row, long[]>> it = cache.values().iterator();
+    while (cachedUnits > capacity && it.hasNext()) {
+      cachedUnits -= 1 + it.next().size();
+      it.remove();
+    }
+  }
+
+  /** Keys plus rows cached (for tests of the bound). */
+  long cachedUnits() {
+    return cachedUnits;
+  }
+}
