@@ -20,6 +20,9 @@ public final class BarrierInbox implements dev.tideway.compute.executor.source.B
   /** The last pushed epoch, so pushes are checked to rise (control-loop confined). */
   private long lastCurr = -1;
 
+  /** Run after every push (a DML executor's doorbell); set once before the actor starts. */
+  private volatile Runnable onPush = () -> {};
+
   public BarrierInbox(int actorId) {
     this.actorId = actorId;
   }
@@ -38,6 +41,12 @@ public final class BarrierInbox implements dev.tideway.compute.executor.source.B
         lastCurr);
     lastCurr = barrier.curr();
     queue.add(barrier);
+    onPush.run();
+  }
+
+  /** Runs {@code listener} after every push from now on (wakes an executor waiting elsewhere). */
+  public void onPush(Runnable listener) {
+    this.onPush = listener;
   }
 
   /** The next barrier, or null when none is queued. */

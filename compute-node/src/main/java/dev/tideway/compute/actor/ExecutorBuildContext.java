@@ -5,6 +5,7 @@ import dev.tideway.barrier.progress.ProgressSink;
 import dev.tideway.common.check.Checks;
 import dev.tideway.common.plan.StreamPlanNode;
 import dev.tideway.common.time.Clock;
+import dev.tideway.compute.executor.DmlChannels;
 import dev.tideway.storage.api.StateStore;
 import java.util.BitSet;
 import java.util.List;
@@ -24,6 +25,11 @@ import java.util.List;
  * @param progressSink where backfill executors' {@code CreateMviewProgressReporter}s report
  *     (thread-safe: it forwards to the node's barrier manager as messages, in order with the
  *     actor's barrier reports, so progress made before yielding a barrier travels with its epoch)
+ * @param plan the actor's whole fragment plan (a builder may look at the nodes around the one it
+ *     builds, as the {@code Dml} builder finds its table's {@code Materialize}); null when built
+ *     outside a node (tests, benchmarks)
+ * @param dmlChannels the node's DML channel registry, where a {@code Dml} builder registers the
+ *     channel the node writes the table's rows into
  */
 public record ExecutorBuildContext(
     int actorId,
@@ -33,13 +39,39 @@ public record ExecutorBuildContext(
     List<String> splits,
     Clock clock,
     StateStore stateStore,
-    ProgressSink progressSink) {
+    ProgressSink progressSink,
+    StreamPlanNode plan,
+    DmlChannels dmlChannels) {
   public ExecutorBuildContext {
     Checks.checkNotNull(barrierInbox, "barrier inbox of actor " + actorId);
+    Checks.checkNotNull(dmlChannels, "dml channels of actor " + actorId);
     Checks.checkNotNull(clock, "clock");
     Checks.checkNotNull(progressSink, "progress sink of actor " + actorId);
     vnodes = (BitSet) vnodes.clone();
     splits = List.copyOf(splits);
+  }
+
+  /** A context without the fragment plan and with a private DML registry (tests, benchmarks). */
+  public ExecutorBuildContext(
+      int actorId,
+      int fragmentId,
+      BitSet vnodes,
+      BarrierInbox barrierInbox,
+      List<String> splits,
+      Clock clock,
+      StateStore stateStore,
+      ProgressSink progressSink) {
+    this(
+        actorId,
+        fragmentId,
+        vnodes,
+        barrierInbox,
+        splits,
+        clock,
+        stateStore,
+        progressSink,
+        null,
+        new DmlChannels());
   }
 
   @Override

@@ -62,6 +62,23 @@ public final class ExchangeRegistry {
     remoteOutputs.keySet().removeIf(c -> touches(c, actorId));
   }
 
+  /** Forgets {@code channel} at either end (an output removed by a {@code Stop} barrier). */
+  public void removeChannel(long channel) {
+    locals.remove(channel);
+    remoteInputs.remove(channel);
+    remoteOutputs.remove(channel);
+  }
+
+  /** The remote outputs now registered (a snapshot), for metrics and tests. */
+  public List<RemoteOutput> remoteOutputs() {
+    return List.copyOf(remoteOutputs.values());
+  }
+
+  /** The local channels now registered (a snapshot), for metrics and tests. */
+  public List<LocalChannel> localChannels() {
+    return List.copyOf(locals.values());
+  }
+
   /** Fails every remote input whose upstream actor is in {@code upstreamActors} (peer left). */
   public void failInputsFrom(Set<Integer> upstreamActors, String reason) {
     remoteInputs.forEach(

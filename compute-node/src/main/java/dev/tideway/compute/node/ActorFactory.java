@@ -9,6 +9,7 @@ import dev.tideway.common.plan.DispatcherKind;
 import dev.tideway.common.plan.StreamNode;
 import dev.tideway.common.plan.StreamPlanNode;
 import dev.tideway.common.time.Clock;
+import dev.tideway.common.types.Schema;
 import dev.tideway.compute.actor.BarrierInbox;
 import dev.tideway.compute.actor.ExecutorBuildContext;
 import dev.tideway.compute.actor.ExecutorBuilders;
@@ -25,6 +26,7 @@ import dev.tideway.compute.exchange.OutputChannel;
 import dev.tideway.compute.exchange.RemoteInput;
 import dev.tideway.compute.exchange.RemoteOutput;
 import dev.tideway.compute.exchange.SimpleDispatcher;
+import dev.tideway.compute.executor.DmlChannels;
 import dev.tideway.storage.api.StateStore;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,9 +37,11 @@ import org.apache.pekko.actor.typed.ActorRef;
 /**
  * Turns an {@link ActorSpec} into a runnable chain: builds the operator tree bottom-up through the
  * {@link ExecutorBuilders} (the runtime itself builds {@code Merge} leaves from exchange channels),
- * wraps every executor in {@link CheckedExecutor}, and puts a {@link DispatchExecutor} on top when
- * the fragment feeds another. Channels to actors on this node are local bounded queues; channels to
- * other nodes are remote credit-based channels through the peers' exchange endpoints.
+ * wraps every executor in {@link CheckedExecutor}, and puts a {@link DispatchExecutor} on top of
+ * every actor (with no dispatcher when the fragment is the job's last, so a later job can still
+ * attach outputs to it). Channels to actors on this node are local bounded queues; channels to
+ * other nodes are remote credit-based channels through the peers' exchange endpoints. A table's
+ * {@code Dml} leaf registers its channel in the factory's {@link DmlChannels}.
  *
  * <p>Used on the node's control actor only.
  */
@@ -52,6 +56,10 @@ final class ActorFactory {
   private final Function<String, ActorRef<ExchangeMessage>> endpointOf;
   private final Clock clock;
   private final StateStore stateStore;
+  private final DmlChannels dmlChannels = new DmlChannels();
+
+  /** A built actor chain: its root and the dispatch executor at the root (the same object). */
+  record Built(Executor root, DispatchExecutor dispatch) {}
 
   ActorFactory(
       ComputeNodeConfig config,
@@ -70,8 +78,13 @@ final class ActorFactory {
     this.stateStore = stateStore;
   }
 
-  /** Builds the root executor of {@code spec}; {@code actorNodes} locates every peer actor. */
-  Executor build(
+  /** The node's DML channels (written by the control loop's {@code WriteDml}). */
+  DmlChannels dmlChannels() {
+    return dmlChannels;
+  }
+
+  /** Builds the chain of {@code spec}; {@code actorNodes} locates every peer actor. */
+  Built build(
       ActorSpec spec, BarrierInbox inbox, Map<Integer, String> actorNodes, ProgressSink progress) {
     ExecutorBuildContext ctx =
         new ExecutorBuildContext(
@@ -82,14 +95,26 @@ final class ActorFactory {
             spec.splits(),
             clock,
             stateStore,
-            progress);
+            progress,
+            spec.plan(),
+            dmlChannels);
     Executor chain = buildNode(ctx, spec, spec.plan(), actorNodes);
-    if (spec.dispatches().isEmpty()) {
-      return chain;
+    List<Dispatcher> ds = new ArrayList<>();
+    for (DispatchSpec d : spec.dispatches()) {
+      ds.add(dispatcher(spec.actorId(), chain.schema(), d, actorNodes));
     }
-    Dispatcher d = dispatcher(spec, chain, spec.dispatches().get(0), actorNodes);
     ExecutorInfo info = new ExecutorInfo(spec.actorId(), DISPATCH_EXECUTOR_ID, "Dispatch");
-    return CheckedExecutor.wrap(new DispatchExecutor(info, chain, d));
+    DispatchExecutor dispatch = new DispatchExecutor(info, chain, ds, registry::removeChannel);
+    return new Built(CheckedExecutor.wrap(dispatch), dispatch);
+  }
+
+  /**
+   * Creates the channels and dispatcher for a new output of running actor {@code upstream} (whose
+   * output schema is {@code schema}), to be attached by its dispatch executor at the new actors'
+   * {@code Add} barrier.
+   */
+  Dispatcher newOutput(int upstream, Schema schema, DispatchSpec d, Map<Integer, String> nodes) {
+    return dispatcher(upstream, schema, d, nodes);
   }
 
   private Executor buildNode(
@@ -142,15 +167,15 @@ final class ActorFactory {
   }
 
   private Dispatcher dispatcher(
-      ActorSpec spec, Executor chain, DispatchSpec d, Map<Integer, String> nodes) {
+      int upstream, Schema schema, DispatchSpec d, Map<Integer, String> nodes) {
     List<OutputChannel> outs = new ArrayList<>();
     for (int down : d.downstreamActors()) {
-      outs.add(output(spec.actorId(), down, nodes));
+      outs.add(output(upstream, down, nodes));
     }
     if (d.kind() == DispatcherKind.HASH) {
       int[] owners = d.vnodeOwners().stream().mapToInt(Integer::intValue).toArray();
       int[] keys = d.distKeys().stream().mapToInt(Integer::intValue).toArray();
-      return new HashDispatcher(outs, owners, chain.schema().types(), keys);
+      return new HashDispatcher(outs, owners, schema.types(), keys);
     }
     if (d.kind() == DispatcherKind.BROADCAST) {
       return new BroadcastDispatcher(outs);

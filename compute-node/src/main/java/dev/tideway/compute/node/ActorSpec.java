@@ -15,7 +15,9 @@ import java.util.Map;
  * @param plan the fragment's operator tree; its {@code Merge} leaves read from the upstream actors
  * @param vnodes the vnodes this actor owns
  * @param upstreamActors for each upstream fragment id read by a {@code Merge}, its actors
- * @param dispatches where the root's output goes; empty when the fragment is the job's last
+ * @param dispatches where the root's output goes, one dispatcher per downstream fragment; empty
+ *     when the fragment is the job's last (outputs can be added later, see {@code
+ *     BuildActors.newOutputs})
  * @param splits source splits (source actors only)
  */
 public record ActorSpec(
@@ -32,11 +34,6 @@ public record ActorSpec(
     upstreamActors = Map.copyOf(upstreamActors);
     dispatches = List.copyOf(dispatches);
     splits = List.copyOf(splits);
-    Checks.checkArgument(
-        dispatches.size() <= 1,
-        "actor %s: %s dispatchers, at most 1 supported",
-        actorId,
-        dispatches.size());
   }
 
   @Override

@@ -3,7 +3,10 @@ package dev.tideway.compute.node;
 import dev.tideway.barrier.control.InjectBarrier;
 import dev.tideway.barrier.control.SyncResult;
 import dev.tideway.barrier.epoch.EpochPair;
+import dev.tideway.common.row.Row;
 import dev.tideway.compute.exchange.WireMessage;
+import dev.tideway.storage.api.CompactionJob;
+import dev.tideway.storage.api.CompactionOutcome;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -25,18 +28,70 @@ public sealed interface ComputeCommand {
    * Answered with {@link ComputeEvent.Ack} or {@link ComputeEvent.CommandFailed}.
    *
    * @param actorNodes the Pekko address of the node of every actor these actors exchange with
+   *     (including the downstream actors of {@code newOutputs})
+   * @param newOutputs for actors already running on this node (by id), dispatchers to add towards
+   *     new downstream actors (of this or another node); each is attached by the upstream actor
+   *     just before it dispatches the {@code Add} barrier naming those downstream actors, so their
+   *     first message is that barrier. Empty when the command only builds actors.
    */
   record BuildActors(
       long requestId,
       List<ActorSpec> actors,
       Map<Integer, String> actorNodes,
+      Map<Integer, List<DispatchSpec>> newOutputs,
       ActorRef<ComputeEvent> replyTo)
       implements FromMeta {
     public BuildActors {
       actors = List.copyOf(actors);
       actorNodes = Map.copyOf(actorNodes);
+      Map<Integer, List<DispatchSpec>> outs = new java.util.HashMap<>();
+      newOutputs.forEach((up, ds) -> outs.put(up, List.copyOf(ds)));
+      newOutputs = Map.copyOf(outs);
+    }
+
+    /** Builds actors without adding outputs to running ones. */
+    public BuildActors(
+        long requestId,
+        List<ActorSpec> actors,
+        Map<Integer, String> actorNodes,
+        ActorRef<ComputeEvent> replyTo) {
+      this(requestId, actors, actorNodes, Map.of(), replyTo);
     }
   }
+
+  /**
+   * Write rows into table {@code tableId} through its DML actors on this node: every row goes to
+   * the actor owning its vnode (by the table's distribution key; inserts whose hidden {@code
+   * _row_id} is NULL go to any of them and get an id there). Answered with {@link
+   * ComputeEvent.DmlWritten} once the rows are enqueued: they belong to the epoch of the next
+   * barrier injected after the answer and are visible once that epoch's checkpoint commits. All or
+   * nothing: {@link ComputeEvent.CommandFailed} when the table has no DML actor here, a row does
+   * not fit the table, a row's vnode is owned by another node (route with {@code DmlRouter.split}),
+   * or an actor's channel is full (retry).
+   *
+   * @param deletes full rows to delete (by primary key), applied before {@code inserts}
+   * @param inserts full rows to insert
+   */
+  record WriteDml(
+      long requestId,
+      int tableId,
+      List<Row> deletes,
+      List<Row> inserts,
+      ActorRef<ComputeEvent> replyTo)
+      implements FromMeta {
+    public WriteDml {
+      deletes = List.copyOf(deletes);
+      inserts = List.copyOf(inserts);
+    }
+  }
+
+  /**
+   * Run a compaction task the meta leader picked: rewrite its input SSTs into new ones on the state
+   * store's compactor pool; answered with {@link ComputeEvent.Compacted} (the outcome to commit) or
+   * {@link ComputeEvent.CommandFailed}. The node changes no version: meta commits the outcome.
+   */
+  record Compact(long requestId, CompactionJob job, ActorRef<ComputeEvent> replyTo)
+      implements FromMeta {}
 
   /** Inject a barrier; completion comes as {@link ComputeEvent.Completed} on {@code replyTo}. */
   record Inject(InjectBarrier inject, ActorRef<ComputeEvent> replyTo) implements FromMeta {}
@@ -74,6 +129,11 @@ public sealed interface ComputeCommand {
 
   /** A checkpoint sync failed; the node fails its in-flight epochs. */
   record SyncFailed(long curr, long generation, String reason) implements ComputeCommand {}
+
+  /** A compaction run by {@link Compact} ended ({@code outcome} null when it failed). */
+  record CompactionEnded(
+      long requestId, CompactionOutcome outcome, String failure, ActorRef<ComputeEvent> replyTo)
+      implements ComputeCommand {}
 
   /** A checkpoint sync finished. */
   record SyncFinished(long curr, long generation, SyncResult<Object> result)

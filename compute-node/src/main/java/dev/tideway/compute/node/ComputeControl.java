@@ -4,20 +4,25 @@ import dev.tideway.barrier.control.BarrierCompleted;
 import dev.tideway.barrier.control.NodeFailure;
 import dev.tideway.barrier.control.SyncResult;
 import dev.tideway.barrier.control.TableStatsDelta;
-import dev.tideway.barrier.executor.Executor;
 import dev.tideway.barrier.local.LocalBarrierEnvironment;
 import dev.tideway.barrier.local.LocalBarrierManager;
 import dev.tideway.barrier.local.SyncRequest;
 import dev.tideway.barrier.message.Barrier;
 import dev.tideway.barrier.progress.ProgressSink;
+import dev.tideway.common.check.Checks;
 import dev.tideway.compute.actor.ActorReporter;
 import dev.tideway.compute.actor.BarrierInbox;
 import dev.tideway.compute.actor.StreamActor;
+import dev.tideway.compute.exchange.ChannelId;
+import dev.tideway.compute.exchange.DispatchExecutor;
+import dev.tideway.compute.exchange.Dispatcher;
 import dev.tideway.compute.exchange.ExchangeRegistry;
 import dev.tideway.compute.node.ComputeCommand.ActorCollected;
 import dev.tideway.compute.node.ComputeCommand.ActorExited;
 import dev.tideway.compute.node.ComputeCommand.ActorFailed;
 import dev.tideway.compute.node.ComputeCommand.BuildActors;
+import dev.tideway.compute.node.ComputeCommand.Compact;
+import dev.tideway.compute.node.ComputeCommand.CompactionEnded;
 import dev.tideway.compute.node.ComputeCommand.DropActors;
 import dev.tideway.compute.node.ComputeCommand.Inject;
 import dev.tideway.compute.node.ComputeCommand.PeerLost;
@@ -25,6 +30,7 @@ import dev.tideway.compute.node.ComputeCommand.ProgressReported;
 import dev.tideway.compute.node.ComputeCommand.ResetForRecovery;
 import dev.tideway.compute.node.ComputeCommand.SyncFailed;
 import dev.tideway.compute.node.ComputeCommand.SyncFinished;
+import dev.tideway.compute.node.ComputeCommand.WriteDml;
 import dev.tideway.storage.api.StateStore;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -45,10 +51,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The node's control loop, one Pekko actor at {@code /user/compute}: serves meta's commands (build,
- * inject, drop, reset), owns the barrier module's {@link LocalBarrierManager} and the node's {@link
- * StreamActor}s, and receives the actors' reports as messages. Everything mutable here is confined
- * to this actor; actor threads only {@code tell} it.
+ * The node's control loop, one Pekko actor at {@code /user/compute}: serves meta's commands (build
+ * actors and add outputs to running ones, inject, drop, reset, write DML rows, run a compaction),
+ * owns the barrier module's {@link LocalBarrierManager} and the node's {@link StreamActor}s, and
+ * receives the actors' reports as messages. Everything mutable here is confined to this actor;
+ * actor threads only {@code tell} it.
  *
  * <p>It is also the manager's {@link LocalBarrierEnvironment}: barriers go into the root actors'
  * {@link BarrierInbox}es, completions and failures go to the meta leader (the {@code replyTo} of
@@ -76,6 +83,9 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
 
   private final Map<Integer, StreamActor> actors = new HashMap<>();
   private final Map<Integer, BarrierInbox> inboxes = new HashMap<>();
+
+  /** The dispatch executor at the root of each actor, to add outputs to it later. */
+  private final Map<Integer, DispatchExecutor> dispatches = new HashMap<>();
 
   /**
    * The node of every actor this node's actors exchange with (from builds), to act on peer loss.
@@ -112,6 +122,9 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
         .onMessage(Inject.class, this::onInject)
         .onMessage(DropActors.class, this::onDrop)
         .onMessage(ResetForRecovery.class, this::onReset)
+        .onMessage(WriteDml.class, this::onWriteDml)
+        .onMessage(Compact.class, this::onCompact)
+        .onMessage(CompactionEnded.class, this::onCompactionEnded)
         .onMessage(ActorCollected.class, this::onCollected)
         .onMessage(ActorExited.class, this::onExited)
         .onMessage(ProgressReported.class, this::onProgress)
@@ -125,27 +138,114 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
   private Behavior<ComputeCommand> onBuild(BuildActors cmd) {
     meta = cmd.replyTo();
     List<StreamActor> built = new ArrayList<>();
+    List<Runnable> attach = new ArrayList<>();
     try {
       for (ActorSpec spec : cmd.actors()) {
         BarrierInbox inbox = new BarrierInbox(spec.actorId());
-        Executor root = factory.build(spec, inbox, cmd.actorNodes(), progressSink());
-        StreamActor a = new StreamActor(spec.actorId(), root, reporter());
+        ActorFactory.Built b = factory.build(spec, inbox, cmd.actorNodes(), progressSink());
+        StreamActor a = new StreamActor(spec.actorId(), b.root(), reporter());
         inboxes.put(spec.actorId(), inbox);
         actors.put(spec.actorId(), a);
+        dispatches.put(spec.actorId(), b.dispatch());
         built.add(a);
       }
+      cmd.newOutputs().forEach((up, specs) -> attach.addAll(newOutputs(up, specs, cmd)));
     } catch (RuntimeException e) {
       LOG.warn("node {}: build {} failed", nodeId, cmd.requestId(), e);
       for (ActorSpec spec : cmd.actors()) {
         forget(spec.actorId()); // also the channels of the actor whose build threw
       }
+      forgetNewOutputs(cmd);
       cmd.replyTo()
           .tell(new ComputeEvent.CommandFailed(nodeId, cmd.requestId(), String.valueOf(e)));
       return this;
     }
     peerActorNodes.putAll(cmd.actorNodes());
+    attach.forEach(Runnable::run);
     built.forEach(StreamActor::start);
     cmd.replyTo().tell(new ComputeEvent.Ack(nodeId, cmd.requestId()));
+    return this;
+  }
+
+  /**
+   * Creates the channels of new outputs of running actor {@code upstream}; returns the steps that
+   * hand them to its dispatch executor (run once the whole command succeeded).
+   */
+  private List<Runnable> newOutputs(int upstream, List<DispatchSpec> specs, BuildActors cmd) {
+    DispatchExecutor d = dispatches.get(upstream);
+    StreamActor a = actors.get(upstream);
+    Checks.checkArgument(
+        d != null && a != null && a.status() == StreamActor.Status.RUNNING,
+        "node %s: cannot add outputs %s to actor %s: it is not running here",
+        nodeId,
+        specs,
+        upstream);
+    List<Runnable> steps = new ArrayList<>();
+    for (DispatchSpec spec : specs) {
+      Dispatcher out = factory.newOutput(upstream, d.schema(), spec, cmd.actorNodes());
+      steps.add(() -> d.addOnBarrier(out));
+    }
+    return steps;
+  }
+
+  /** Removes the channels a failed build created for new outputs. */
+  private void forgetNewOutputs(BuildActors cmd) {
+    cmd.newOutputs()
+        .forEach(
+            (up, specs) -> {
+              for (DispatchSpec spec : specs) {
+                for (int down : spec.downstreamActors()) {
+                  registry.removeChannel(ChannelId.of(up, down));
+                }
+              }
+            });
+  }
+
+  private Behavior<ComputeCommand> onWriteDml(WriteDml cmd) {
+    long rows;
+    try {
+      rows = factory.dmlChannels().write(cmd.tableId(), cmd.deletes(), cmd.inserts());
+    } catch (RuntimeException e) {
+      cmd.replyTo()
+          .tell(
+              new ComputeEvent.CommandFailed(
+                  nodeId, cmd.requestId(), "node " + nodeId + ": " + e.getMessage()));
+      return this;
+    }
+    cmd.replyTo().tell(new ComputeEvent.DmlWritten(nodeId, cmd.requestId(), rows));
+    return this;
+  }
+
+  /** Runs the job on the store's compactor pool; the answer comes back as a message. */
+  private Behavior<ComputeCommand> onCompact(Compact cmd) {
+    ActorRef<ComputeCommand> self = getContext().getSelf();
+    if (store == null) {
+      self.tell(new CompactionEnded(cmd.requestId(), null, "no state store", cmd.replyTo()));
+      return this;
+    }
+    store
+        .runCompaction(cmd.job())
+        .whenComplete(
+            (outcome, err) ->
+                self.tell(
+                    new CompactionEnded(
+                        cmd.requestId(),
+                        outcome,
+                        err == null ? null : String.valueOf(err),
+                        cmd.replyTo())));
+    return this;
+  }
+
+  private Behavior<ComputeCommand> onCompactionEnded(CompactionEnded e) {
+    if (e.outcome() == null) {
+      LOG.warn("node {}: compaction {} failed: {}", nodeId, e.requestId(), e.failure());
+      e.replyTo()
+          .tell(
+              new ComputeEvent.CommandFailed(
+                  nodeId, e.requestId(), "node " + nodeId + ": compaction failed: " + e.failure()));
+    } else {
+      e.replyTo().tell(new ComputeEvent.Compacted(nodeId, e.requestId(), e.outcome()));
+    }
     return this;
   }
 
@@ -158,6 +258,7 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
   private Behavior<ComputeCommand> onDrop(DropActors cmd) {
     meta = cmd.replyTo();
     dropAll(cmd.actors());
+    dispatches.values().forEach(d -> d.cancelPending(cmd.actors()));
     cmd.replyTo().tell(new ComputeEvent.Ack(nodeId, cmd.requestId()));
     return this;
   }
@@ -166,6 +267,7 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
     meta = cmd.replyTo();
     dropAll(Set.copyOf(actors.keySet()));
     registry.clear();
+    factory.dmlChannels().clear();
     peerActorNodes.clear();
     if (store != null) {
       store.clearUncommitted();
@@ -271,6 +373,8 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
   private void forget(int actorId) {
     actors.remove(actorId);
     inboxes.remove(actorId);
+    dispatches.remove(actorId);
+    factory.dmlChannels().removeActor(actorId);
     registry.removeActor(actorId);
   }
 

@@ -3,6 +3,7 @@ package dev.tideway.compute.node;
 import dev.tideway.barrier.control.BarrierCompleted;
 import dev.tideway.barrier.control.NodeFailure;
 import dev.tideway.compute.exchange.WireMessage;
+import dev.tideway.storage.api.CompactionOutcome;
 
 /** What a compute node tells the meta leader. */
 public sealed interface ComputeEvent extends WireMessage {
@@ -27,6 +28,12 @@ public sealed interface ComputeEvent extends WireMessage {
 
   /** A command with this request id succeeded. */
   record Ack(int nodeId, long requestId) implements ComputeEvent {}
+
+  /** A {@code WriteDml} with this request id enqueued {@code rows} rows (deletes + inserts). */
+  record DmlWritten(int nodeId, long requestId, long rows) implements ComputeEvent {}
+
+  /** A {@code Compact} with this request id ran; meta commits {@code outcome}. */
+  record Compacted(int nodeId, long requestId, CompactionOutcome outcome) implements ComputeEvent {}
 
   /** A command failed; {@code reason} names the actor and the cause. */
   record CommandFailed(int nodeId, long requestId, String reason) implements ComputeEvent {}

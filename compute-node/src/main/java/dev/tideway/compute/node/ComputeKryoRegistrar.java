@@ -19,6 +19,8 @@ import dev.tideway.common.serde.KryoIdRange;
 import dev.tideway.common.serde.KryoRegistrar;
 import dev.tideway.common.serde.KryoRegistrations;
 import dev.tideway.compute.exchange.ExchangeMessage;
+import dev.tideway.storage.api.CompactionJob;
+import dev.tideway.storage.api.CompactionOutcome;
 import dev.tideway.storage.api.SstInfo;
 import dev.tideway.storage.api.TableStats;
 import java.util.BitSet;
@@ -29,12 +31,14 @@ import java.util.BitSet;
  *
  * <pre>
  * 600..619  exchange: Frame, Credit
- * 620..639  control: BuildActors, Inject, DropActors, ResetForRecovery, ActorSpec, DispatchSpec
- * 640..659  events to meta: Completed, Failed, Ack, CommandFailed
+ * 620..639  control: BuildActors, Inject, DropActors, ResetForRecovery, ActorSpec, DispatchSpec,
+ *           WriteDml, Compact
+ * 640..659  events to meta: Completed, Failed, Ack, CommandFailed, DmlWritten, Compacted
  * 660..699  barrier-protocol classes the node sends (Message.Chunk, Barrier, mutations, epochs,
  *           InjectBarrier, BarrierCompleted, ...) and java.util.BitSet. The barrier module has no
  *           registrar yet; these move to its range (300..399) when it gets one, and then leave here.
- *           680..689 likewise hold storage-engine's SstInfo and TableStats until storage has one.
+ *           680..689 likewise hold storage-engine's SstInfo, TableStats, CompactionJob and
+ *           CompactionOutcome (+ LevelEdit) until storage has one.
  * </pre>
  */
 public final class ComputeKryoRegistrar implements KryoRegistrar {
@@ -54,11 +58,15 @@ public final class ComputeKryoRegistrar implements KryoRegistrar {
     r.addRecord(623, ComputeCommand.ResetForRecovery.class);
     r.addRecord(624, ActorSpec.class);
     r.addRecord(625, DispatchSpec.class);
+    r.addRecord(626, ComputeCommand.WriteDml.class);
+    r.addRecord(627, ComputeCommand.Compact.class);
 
     r.addRecord(640, ComputeEvent.Completed.class);
     r.addRecord(641, ComputeEvent.Failed.class);
     r.addRecord(642, ComputeEvent.Ack.class);
     r.addRecord(643, ComputeEvent.CommandFailed.class);
+    r.addRecord(644, ComputeEvent.DmlWritten.class);
+    r.addRecord(645, ComputeEvent.Compacted.class);
 
     registerBarrierProtocol(r);
   }
@@ -83,6 +91,9 @@ public final class ComputeKryoRegistrar implements KryoRegistrar {
     // storage-engine classes in BarrierCompleted (storage has no registrar yet either)
     r.addRecord(680, SstInfo.class);
     r.addRecord(681, TableStats.class);
+    r.addRecord(682, CompactionJob.class);
+    r.addRecord(683, CompactionOutcome.class);
+    r.addRecord(684, CompactionOutcome.LevelEdit.class);
     r.add(690, BitSet.class, BitSetSerializer::new);
   }
 

@@ -5,16 +5,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tideway.barrier.executor.ExecutorInfo;
+import dev.tideway.barrier.message.Message;
 import dev.tideway.common.chunk.Op;
 import dev.tideway.common.chunk.StreamChunk.OpRow;
 import dev.tideway.common.row.Row;
 import dev.tideway.common.types.DataType;
+import dev.tideway.common.types.Schema;
 import dev.tideway.common.vnode.VirtualNode;
 import dev.tideway.common.vnode.VnodeBitmap;
+import dev.tideway.compute.actor.BarrierInbox;
+import dev.tideway.compute.actor.TestBarriers;
 import dev.tideway.compute.testing.Drain;
 import dev.tideway.compute.testing.MockSource;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class DmlExecutorTest {
@@ -123,5 +132,87 @@ class DmlExecutorTest {
         new ValuesExecutor(INFO, barriers, barriers.schema(), List.of(Row.of(1L), Row.of(2L)));
     assertThat(Drain.pretty(Drain.all(values)))
         .containsExactly("B1", chunk("bigint\n+ 1\n+ 2"), "B2");
+  }
+
+  @Test
+  void onItsInboxAWriteAcknowledgedBeforeABarrierIsEmittedBeforeThatBarrier() throws Exception {
+    BarrierInbox inbox = new BarrierInbox(1);
+    DmlChannel channel = new DmlChannel(TABLE, 8);
+    inbox.onPush(channel::ring);
+    DmlExecutor dml =
+        DmlExecutor.onInbox(
+            INFO,
+            inbox,
+            Schema.ofTypes(DataType.BIGINT),
+            channel,
+            new int[] {0},
+            -1,
+            VnodeBitmap.ALL,
+            8);
+    channel.offer(DmlBatch.insert(TABLE, List.of(Row.of(1L))));
+    inbox.push(TestBarriers.barrier(1));
+    assertThat(Drain.pretty(List.of(dml.next(), dml.next())))
+        .as("nothing before the first barrier")
+        .containsExactly("B" + TestBarriers.epoch(1), chunk("bigint\n+ 1"));
+
+    // the control loop acknowledges a write, then injects: the rows join the barrier's epoch
+    channel.offer(DmlBatch.insert(TABLE, List.of(Row.of(2L))));
+    inbox.push(TestBarriers.barrier(2));
+    assertThat(Drain.pretty(List.of(dml.next(), dml.next())))
+        .containsExactly(chunk("bigint\n+ 2"), "B" + TestBarriers.epoch(2));
+
+    // an idle actor wakes up for a write, without waiting for a barrier
+    var next = CompletableFuture.supplyAsync(dml::next);
+    Thread.sleep(20);
+    channel.offer(DmlBatch.insert(TABLE, List.of(Row.of(3L))));
+    assertThat(Drain.pretty(List.of(next.get(5, TimeUnit.SECONDS))))
+        .containsExactly(chunk("bigint\n+ 3"));
+  }
+
+  @Test
+  void nullRowIdsAreFilledWithUniqueIdsOfThisActorsVnodesFromTheEpoch() {
+    List<VnodeBitmap> halves = VnodeBitmap.split(2);
+    BarrierInbox inbox = new BarrierInbox(3);
+    DmlChannel channel = new DmlChannel(TABLE, 8);
+    Schema schema = Schema.ofTypes(DataType.VARCHAR, DataType.BIGINT);
+    DmlExecutor dml =
+        DmlExecutor.onInbox(
+            new ExecutorInfo(3, 1, "Dml"),
+            inbox,
+            schema,
+            channel,
+            new int[] {1},
+            1,
+            halves.get(1),
+            64);
+    inbox.push(TestBarriers.barrier(7));
+    long own = 5;
+    while (!halves.get(1).contains(VirtualNode.of(List.of(DataType.BIGINT), Row.of(own)))) {
+      own++;
+    }
+    List<Row> rows = new ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      rows.add(Row.of("r" + i, i == 0 ? own : null)); // row 0 brings its own id
+    }
+    channel.offer(DmlBatch.insert(TABLE, rows));
+    inbox.push(TestBarriers.barrier(8));
+    List<Row> out = new ArrayList<>();
+    for (Message m : List.of(dml.next(), dml.next(), dml.next(), dml.next())) {
+      if (m instanceof Message.Chunk c) {
+        c.chunk().visibleRows().forEach(r -> out.add(r.row()));
+      }
+    }
+    assertThat(out).hasSize(100);
+    assertThat(out.get(0).get(1)).isEqualTo(own);
+    Set<Object> ids = new HashSet<>();
+    for (Row r : out.subList(1, out.size())) {
+      long id = (Long) r.get(1);
+      assertThat(id >>> 22).as("epoch milliseconds of %s", r).isEqualTo(7L);
+      assertThat(halves.get(1).contains(VirtualNode.of(List.of(DataType.BIGINT), Row.of(id))))
+          .as("vnode of %s", r)
+          .isTrue();
+      ids.add(id);
+    }
+    assertThat(ids).hasSize(99);
   }
 }

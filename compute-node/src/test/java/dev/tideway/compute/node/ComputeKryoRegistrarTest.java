@@ -15,6 +15,7 @@ import dev.tideway.barrier.message.Watermark;
 import dev.tideway.barrier.progress.ProgressBatch;
 import dev.tideway.common.chunk.Chunks;
 import dev.tideway.common.chunk.StreamChunk;
+import dev.tideway.common.row.Row;
 import dev.tideway.common.serde.KryoIdRange;
 import dev.tideway.common.serde.KryoRegistrations;
 import dev.tideway.common.serde.TidewayKryo;
@@ -22,6 +23,10 @@ import dev.tideway.common.types.DataType;
 import dev.tideway.compute.actor.TestBarriers;
 import dev.tideway.compute.exchange.ChannelId;
 import dev.tideway.compute.exchange.ExchangeMessage;
+import dev.tideway.storage.api.CompactionJob;
+import dev.tideway.storage.api.CompactionOutcome;
+import dev.tideway.storage.api.SstInfo;
+import dev.tideway.storage.api.TableStats;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
@@ -108,6 +113,66 @@ class ComputeKryoRegistrarTest {
     assertThat(back.statsDeltas()).isEqualTo(done.statsDeltas());
     assertThat(back.progress().size()).isEqualTo(1);
     assertThat(back.progress().rows(0)).isEqualTo(500L);
+  }
+
+  @Test
+  void dmlAndCompactionMessagesRoundTrip() {
+    SstInfo sst =
+        new SstInfo(
+            42,
+            1000,
+            7,
+            new byte[] {0, 0, 0, 5},
+            new byte[] {0, 0, 0, 6},
+            TestBarriers.epoch(1),
+            TestBarriers.epoch(2),
+            10,
+            1,
+            Map.of(5, new TableStats(10, 100, 200, 0)));
+    CompactionJob job = new CompactionJob(Map.of(0, List.of(sst)), 1, true, 99L, Map.of(5, 3L));
+    CompactionJob jobBack = (CompactionJob) roundTrip(job);
+    assertThat(jobBack.targetLevel()).isEqualTo(1);
+    assertThat(jobBack.bottom()).isTrue();
+    assertThat(jobBack.changeLogs()).isEqualTo(job.changeLogs());
+    SstInfo sstBack = jobBack.inputs().get(0).get(0);
+    assertThat(sstBack.id()).isEqualTo(42);
+    assertThat(sstBack.minKey()).containsExactly(0, 0, 0, 5);
+    assertThat(sstBack.tableStats()).isEqualTo(sst.tableStats());
+
+    CompactionOutcome outcome =
+        new CompactionOutcome(
+            List.of(
+                new CompactionOutcome.LevelEdit(0, List.of(42L), List.of()),
+                new CompactionOutcome.LevelEdit(1, List.of(), List.of())),
+            Map.of(5, new TableStats(-1, -20, -30, 0)),
+            99L,
+            1000,
+            500,
+            1,
+            10);
+    List<Object> samples =
+        List.of(
+            new ComputeEvent.DmlWritten(2, 17, 300), new ComputeEvent.Compacted(1, 18, outcome));
+    for (Object s : samples) {
+      assertThat(roundTrip(s)).as(s.getClass().getSimpleName()).isEqualTo(s);
+    }
+    var dml =
+        new ComputeCommand.WriteDml(
+            9, 300, List.of(Row.of(1L, 2L)), List.of(Row.of(3L, null)), null);
+    var dmlBack = (ComputeCommand.WriteDml) roundTrip(dml);
+    assertThat(dmlBack.deletes()).isEqualTo(dml.deletes());
+    assertThat(dmlBack.inserts()).isEqualTo(dml.inserts());
+    var compact = (ComputeCommand.Compact) roundTrip(new ComputeCommand.Compact(10, job, null));
+    assertThat(compact.job().inputs().get(0).get(0).id()).isEqualTo(42);
+    var build =
+        new ComputeCommand.BuildActors(
+            11,
+            List.of(TestJob.sink(11, List.of(1))),
+            Map.of(11, "pekko://tideway@127.0.0.1:1"),
+            Map.of(1, List.of(DispatchSpec.hashRoundRobin(List.of(0), List.of(11)))),
+            null);
+    assertThat(((ComputeCommand.BuildActors) roundTrip(build)).newOutputs())
+        .isEqualTo(build.newOutputs());
   }
 
   @Test

@@ -19,6 +19,7 @@ import dev.tideway.compute.actor.ExecutorBuildContext;
 import dev.tideway.compute.actor.ExecutorBuilder;
 import dev.tideway.compute.actor.ExecutorBuilders;
 import dev.tideway.compute.actor.TestSource;
+import dev.tideway.compute.executor.build.DmlBuilder;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
@@ -43,6 +44,9 @@ final class TestJob {
   /** The number of barriers a sink had passed when each row reached it. */
   static final Map<Row, Integer> ROW_EPOCH = new ConcurrentHashMap<>();
 
+  /** The first message each sink actor received: the barrier's curr epoch, or -1 for data. */
+  static final Map<Integer, Long> FIRST_MESSAGE = new ConcurrentHashMap<>();
+
   /** Milliseconds a sink sleeps per chunk (a slow consumer); 0 = none. */
   static volatile int sinkSleepMsPerChunk;
 
@@ -52,7 +56,7 @@ final class TestJob {
   private TestJob() {}
 
   static ExecutorBuilders builders() {
-    return ExecutorBuilders.of(new SourceBuilder(), new SinkBuilder());
+    return ExecutorBuilders.of(new SourceBuilder(), new SinkBuilder(), new DmlBuilder());
   }
 
   static TableDesc table(int id) {
@@ -185,6 +189,10 @@ final class TestJob {
         @Override
         public Message next() {
           Message m = in.next();
+          if (m != null) {
+            FIRST_MESSAGE.putIfAbsent(
+                ctx.actorId(), m instanceof dev.tideway.barrier.message.Barrier b ? b.curr() : -1L);
+          }
           if (m instanceof Message.Chunk c) {
             c.chunk()
                 .visibleRows()

@@ -12,12 +12,19 @@ import org.apache.curator.test.TestingServer;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Props;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * Two compute nodes (two Pekko members in this JVM over Artery TCP on loopback) found through an
  * in-process ZooKeeper, and a probe standing in for the meta leader: an actor on node A that queues
  * every {@link ComputeEvent} it receives. Commands to node B are sent through node A's system, so
  * they and their replies cross Artery and the Kryo serializer.
+ *
+ * <p>One cluster serves every node test class of a run ({@link #shared}, closed when the run ends):
+ * starting the two actor systems is most of the tests' time. Tests start from {@link #reset}, as
+ * after a recovery, with epochs above every earlier test's (the state stores refuse to sync an
+ * older epoch).
  */
 final class TwoNodeCluster implements AutoCloseable {
   final TestingServer zk;
@@ -29,6 +36,78 @@ final class TwoNodeCluster implements AutoCloseable {
   final ActorRef<ComputeCommand> controlA;
   final ActorRef<ComputeCommand> controlB;
   private final LinkedBlockingQueue<ComputeEvent> events = new LinkedBlockingQueue<>();
+
+  /** The nodes' recovery generation; {@link #reset} bumps it. */
+  long generation;
+
+  /** Epochs only go up across tests: each test's barrier {@code i} is epoch {@code base + i}. */
+  int epochBase;
+
+  private long requestIds;
+
+  /** The run's cluster, started by the first test class that asks. */
+  static TwoNodeCluster shared(ExtensionContext ctx) {
+    return ctx.getRoot()
+        .getStore(ExtensionContext.Namespace.GLOBAL)
+        .getOrComputeIfAbsent(TwoNodeCluster.class.getName(), k -> Closer.start(), Closer.class)
+        .cluster;
+  }
+
+  /**
+   * Test classes using the shared cluster: {@code @ExtendWith(TwoNodeCluster.Shared.class)}, then
+   * {@link Shared#cluster()} from {@code @BeforeAll} on.
+   */
+  static final class Shared implements BeforeAllCallback {
+    private static volatile TwoNodeCluster cluster;
+
+    @Override
+    public void beforeAll(ExtensionContext ctx) {
+      cluster = shared(ctx);
+    }
+
+    static TwoNodeCluster cluster() {
+      return cluster;
+    }
+  }
+
+  /** Closes the shared cluster when the test run ends. */
+  private record Closer(TwoNodeCluster cluster)
+      implements ExtensionContext.Store.CloseableResource, AutoCloseable {
+    static Closer start() {
+      try {
+        return new Closer(new TwoNodeCluster());
+      } catch (Exception e) {
+        throw new IllegalStateException("cannot start the two-node test cluster", e);
+      }
+    }
+
+    @Override
+    public void close() throws Exception {
+      cluster.close();
+    }
+  }
+
+  long nextRequestId() {
+    return ++requestIds;
+  }
+
+  /**
+   * Both nodes reset to a new generation (dropping every actor), the next test's epochs start 100
+   * above the previous test's, and pending events are dropped.
+   */
+  void reset() throws InterruptedException {
+    generation++;
+    epochBase += 100;
+    controlA.tell(new ComputeCommand.ResetForRecovery(nextRequestId(), generation, meta));
+    controlB.tell(new ComputeCommand.ResetForRecovery(nextRequestId(), generation, meta));
+    int acks = 0;
+    while (acks < 2) {
+      if (take() instanceof ComputeEvent.Ack) {
+        acks++;
+      }
+    }
+    events.clear();
+  }
 
   TwoNodeCluster() throws Exception {
     zk = new TestingServer(true);

@@ -18,37 +18,26 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The issue's correctness test: two compute nodes run a two-fragment job with a hash exchange.
  * Source actors 1 (node A) and 2 (node B) hash-dispatch to sink actors 11 (A) and 12 (B), so the
  * job uses both local and remote channels. A test driver injects barriers as meta would.
  */
+@ExtendWith(TwoNodeCluster.Shared.class)
 class TwoNodeExchangeTest {
   private static TwoNodeCluster cluster;
-  private static long requestIds;
-
-  /** The nodes' recovery generation; a test that resets bumps it. */
   private static long generation;
+  private static int epochBase;
 
   @BeforeAll
-  static void start() throws Exception {
-    cluster = new TwoNodeCluster();
+  static void start() {
+    cluster = TwoNodeCluster.Shared.cluster();
   }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
-
-  /** Epochs only go up, across tests too (the state stores check it): each test starts here. */
-  private static int epochBase;
 
   /**
    * Every test starts as after a recovery: both nodes reset to a new generation, and the test's
@@ -56,20 +45,9 @@ class TwoNodeExchangeTest {
    */
   @BeforeEach
   void resetNodesAndClearSinks() throws Exception {
-    generation++;
-    epochBase += 100;
-    cluster.controlA.tell(
-        new ComputeCommand.ResetForRecovery(++requestIds, generation, cluster.meta));
-    cluster.controlB.tell(
-        new ComputeCommand.ResetForRecovery(++requestIds, generation, cluster.meta));
-    ComputeEvent e;
-    int acks = 0;
-    while (acks < 2) {
-      e = cluster.take();
-      if (e instanceof ComputeEvent.Ack) {
-        acks++;
-      }
-    }
+    cluster.reset();
+    generation = cluster.generation;
+    epochBase = cluster.epochBase;
     TestJob.sinkSleepMsPerChunk = 0;
     TestJob.ROW_EPOCH.clear();
     TestJob.SINK_ROWS.clear();
@@ -94,8 +72,8 @@ class TwoNodeExchangeTest {
 
   /** Source 1 emits {@code chunks1} and source 2 {@code chunks2} chunks per epoch. */
   private static void build(int chunks1, int chunks2, int rows) throws Exception {
-    long ra = ++requestIds;
-    long rb = ++requestIds;
+    long ra = cluster.nextRequestId();
+    long rb = cluster.nextRequestId();
     cluster.controlA.tell(
         new ComputeCommand.BuildActors(
             ra,

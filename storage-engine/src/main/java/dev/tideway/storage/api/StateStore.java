@@ -47,4 +47,14 @@ public interface StateStore {
 
   /** Per-table stats of the committed version. */
   Map<Integer, TableStats> tableStats();
+
+  /**
+   * Runs a compaction picked elsewhere (by the meta leader): rewrites the job's input SSTs into new
+   * SSTs and completes with the outcome, changing no version; the caller commits it. Runs on the
+   * store's compactor pool. Stores that cannot compact complete exceptionally.
+   */
+  default CompletableFuture<CompactionOutcome> runCompaction(CompactionJob job) {
+    return CompletableFuture.failedFuture(
+        new UnsupportedOperationException(getClass().getSimpleName() + " cannot run compactions"));
+  }
 }

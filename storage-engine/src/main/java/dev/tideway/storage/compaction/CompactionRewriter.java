@@ -1,6 +1,7 @@
 package dev.tideway.storage.compaction;
 
 import dev.tideway.common.fault.FailPoints;
+import dev.tideway.storage.api.CompactionOutcome;
 import dev.tideway.storage.api.Epochs;
 import dev.tideway.storage.api.KeyRange;
 import dev.tideway.storage.api.Keys;
@@ -36,7 +37,17 @@ public final class CompactionRewriter {
       long readBytes,
       long writtenBytes,
       long droppedKeys,
-      long rowsRead) {}
+      long rowsRead) {
+    /** This result in the public API's terms (what a node hands back to the meta leader). */
+    public CompactionOutcome toOutcome() {
+      List<CompactionOutcome.LevelEdit> edits = new ArrayList<>();
+      for (VersionDelta.LevelChange c : changes) {
+        edits.add(new CompactionOutcome.LevelEdit(c.level(), c.removed(), c.added()));
+      }
+      return new CompactionOutcome(
+          edits, statsDelta, safeEpoch, readBytes, writtenBytes, droppedKeys, rowsRead);
+    }
+  }
 
   private final SstReaders readers;
   private final SstOutput output;

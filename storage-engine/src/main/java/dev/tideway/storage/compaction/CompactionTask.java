@@ -1,5 +1,6 @@
 package dev.tideway.storage.compaction;
 
+import dev.tideway.storage.api.CompactionJob;
 import dev.tideway.storage.api.SstInfo;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +20,17 @@ public record CompactionTask(
   public CompactionTask {
     inputs = Map.copyOf(inputs);
     changeLogs = Map.copyOf(changeLogs);
+  }
+
+  /** The task a public {@link CompactionJob} describes. */
+  public static CompactionTask of(CompactionJob job) {
+    return new CompactionTask(
+        job.inputs(), job.targetLevel(), job.bottom(), job.safeEpoch(), job.changeLogs());
+  }
+
+  /** This task in the public API's terms (to send to the node that runs it). */
+  public CompactionJob toJob() {
+    return new CompactionJob(inputs, targetLevel, bottom, safeEpoch, changeLogs);
   }
 
   public long inputBytes() {

@@ -2,6 +2,8 @@ package dev.tideway.storage.engine;
 
 import dev.tideway.common.exec.Threads;
 import dev.tideway.common.fault.InjectedFault;
+import dev.tideway.storage.api.CompactionJob;
+import dev.tideway.storage.api.CompactionOutcome;
 import dev.tideway.storage.api.Epochs;
 import dev.tideway.storage.api.KeyRange;
 import dev.tideway.storage.api.LocalStateStore;
@@ -381,6 +383,28 @@ public final class StorageEngine implements Storage {
     } finally {
       compactionLock.unlock();
     }
+  }
+
+  @Override
+  public CompletableFuture<CompactionOutcome> runCompaction(CompactionJob job) {
+    checkOpen();
+    CompactionTask task = CompactionTask.of(job);
+    return CompletableFuture.supplyAsync(
+        () -> {
+          // The guard keeps vacuum off the new files while they are written; afterwards they are
+          // referenced by no version until the caller commits the outcome.
+          try (SstIds.Guard g = ids.begin()) {
+            CompactionRewriter.Result r = rewriter.run(task);
+            metrics.compactionReadBytes.inc(r.readBytes());
+            metrics.compactionWriteBytes.inc(r.writtenBytes());
+            metrics.compactionDroppedKeys.inc(r.droppedKeys());
+            return r.toOutcome();
+          } catch (IOException e) {
+            throw new StorageException(
+                StorageException.Reason.OBJECT_STORE, "compaction job failed", e);
+          }
+        },
+        compactPool);
   }
 
   private void runCompaction(CompactionTask task) {
