@@ -57,4 +57,38 @@ public interface StateStore {
     return CompletableFuture.failedFuture(
         new UnsupportedOperationException(getClass().getSimpleName() + " cannot run compactions"));
   }
+
+  /**
+   * Follows the versions another process commits (multi-process stores): re-reads the version delta
+   * log and checkpoints from the object store and publishes what is new, so committed reads and
+   * {@link #committedEpoch()} reach it and the shared buffer drops what the new version holds. Call
+   * it when the version owner announces a committed epoch; the owner makes a delta durable before
+   * it announces it, so one refresh suffices.
+   *
+   * @return the committed epoch after the refresh
+   * @throws StorageException {@code EPOCH_OUT_OF_RANGE} if the store still holds no version with
+   *     {@code minCommittedEpoch} committed
+   */
+  default long refresh(long minCommittedEpoch) {
+    long c = committedEpoch();
+    if (c < minCommittedEpoch) {
+      throw new StorageException(
+          StorageException.Reason.EPOCH_OUT_OF_RANGE,
+          "this state store cannot follow versions; committed "
+              + Epochs.format(c)
+              + " < "
+              + Epochs.format(minCommittedEpoch));
+    }
+    return c;
+  }
+
+  /**
+   * Runs a compaction rewrite the version owner picked ({@link VersionService#pickCompaction}):
+   * reads the inputs, writes the survivors as new SSTs of this process's id space, and completes
+   * with the result for the owner to apply. Changes no version here.
+   */
+  default CompletableFuture<CompactionResult> compact(CompactionRequest request) {
+    return CompletableFuture.failedFuture(
+        new UnsupportedOperationException("this state store cannot run compaction requests"));
+  }
 }

@@ -1,7 +1,10 @@
 package dev.tideway.storage.api;
 
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 
 /**
  * The meta side of the state store: commits, compaction, vacuum and change-log retention. Every
@@ -29,4 +32,41 @@ public interface VersionService {
 
   /** A short description of the current version, for logs and the CLI. */
   String describeVersion();
+
+  /** The id of the current version (0 for a new store). */
+  default long versionId() {
+    return 0;
+  }
+
+  /**
+   * Picks the next compaction over the current version ({@code full}: every SST into the bottom
+   * level), collapsing key versions at or below {@code min(safeEpoch, oldest local pin)}. Empty
+   * when nothing is due. Pure: the task runs elsewhere ({@link StateStore#compact}).
+   */
+  default Optional<CompactionRequest> pickCompaction(long taskId, long safeEpoch, boolean full) {
+    return Optional.empty();
+  }
+
+  /**
+   * Applies a compaction result durably (a new version without its inputs, with its outputs and the
+   * stats it subtracts). False, changing nothing, when an input is no longer in the version
+   * (another compaction took it): the outputs are then garbage for {@link #deleteSsts}.
+   */
+  default boolean applyCompaction(CompactionResult result) {
+    throw new UnsupportedOperationException("this state store cannot apply compactions");
+  }
+
+  /**
+   * SST objects in the store that neither the current version, a reader pinned in this process, nor
+   * a write running in this process references. A file written by another process and not yet
+   * committed is listed too: delete only what stayed unreferenced for a grace period.
+   */
+  default Set<Long> unreferencedSsts() {
+    return Set.of();
+  }
+
+  /** Deletes these SSTs, skipping any that became referenced meanwhile; returns how many. */
+  default int deleteSsts(Collection<Long> sstIds) {
+    return 0;
+  }
 }

@@ -4,6 +4,8 @@ import dev.tideway.common.exec.Threads;
 import dev.tideway.common.fault.InjectedFault;
 import dev.tideway.storage.api.CompactionJob;
 import dev.tideway.storage.api.CompactionOutcome;
+import dev.tideway.storage.api.CompactionRequest;
+import dev.tideway.storage.api.CompactionResult;
 import dev.tideway.storage.api.Epochs;
 import dev.tideway.storage.api.KeyRange;
 import dev.tideway.storage.api.LocalStateStore;
@@ -13,6 +15,7 @@ import dev.tideway.storage.api.StateIterator;
 import dev.tideway.storage.api.Storage;
 import dev.tideway.storage.api.StorageException;
 import dev.tideway.storage.api.StorageOptions;
+import dev.tideway.storage.api.StorageRole;
 import dev.tideway.storage.api.SyncResult;
 import dev.tideway.storage.api.TableStats;
 import dev.tideway.storage.compaction.CompactionPicker;
@@ -86,20 +89,36 @@ public final class StorageEngine implements Storage {
 
   private final ExecutorService compactPool;
   private final ReentrantLock compactionLock = new ReentrantLock();
+  private final StorageRole role;
   private volatile boolean closed;
 
-  private StorageEngine(ObjectStore store, StorageOptions options) throws IOException {
+  private StorageEngine(ObjectStore store, StorageOptions options, StorageRole role)
+      throws IOException {
     this.store = store;
     this.options = options;
+    this.role = role;
     if (store instanceof LocalFsObjectStore fs) {
       fs.deleteTemporaries();
     }
     this.versions = VersionManager.open(new VersionStore(store, options.checkpointEvery()));
-    long maxListed = 0;
+    long maxListed = role.firstSstId();
     for (String p : store.list("sst/")) {
-      maxListed = Math.max(maxListed, SstInfo.idOfPath(p));
+      long id = SstInfo.idOfPath(p);
+      if (role.ownsSstId(id)) {
+        maxListed = Math.max(maxListed, id);
+      }
     }
-    this.ids = new SstIds(Math.max(maxListed, versions.current().maxSstId()) + 1);
+    long maxInVersion = versions.current().maxSstId();
+    if (role.kind() == StorageRole.Kind.STANDALONE) {
+      maxListed = Math.max(maxListed, maxInVersion);
+    } else {
+      for (long id : versions.current().sstIds()) {
+        if (role.ownsSstId(id)) {
+          maxListed = Math.max(maxListed, id);
+        }
+      }
+    }
+    this.ids = new SstIds(maxListed + 1);
     this.cache = new BlockCache(options.blockCacheBytes());
     this.readers = new SstReaders(store, cache, options.verifyFileChecksum());
     this.metrics = new StorageMetrics(options.registry(), cache);
@@ -121,9 +140,19 @@ public final class StorageEngine implements Storage {
    * orphans.
    */
   public static StorageEngine open(ObjectStore store, StorageOptions options) {
+    return open(store, options, StorageRole.standalone());
+  }
+
+  /**
+   * Opens the store for a process with {@code role}. Only a standalone store vacuums at open: in a
+   * shared store, another process's synced but uncommitted SSTs look like orphans.
+   */
+  public static StorageEngine open(ObjectStore store, StorageOptions options, StorageRole role) {
     try {
-      StorageEngine e = new StorageEngine(store, options);
-      e.vacuum();
+      StorageEngine e = new StorageEngine(store, options, role);
+      if (role.kind() == StorageRole.Kind.STANDALONE) {
+        e.vacuum();
+      }
       return e;
     } catch (IOException e) {
       throw new StorageException(
@@ -290,6 +319,23 @@ public final class StorageEngine implements Storage {
 
   // ---- VersionService ----
 
+  public StorageRole role() {
+    return role;
+  }
+
+  private void checkChangesVersions(String what) {
+    if (!role.changesVersions()) {
+      throw new StorageException(
+          StorageException.Reason.PROTOCOL,
+          what
+              + " refused: this process follows the versions of "
+              + store.describe()
+              + " (role "
+              + role.kind()
+              + "); only the version owner changes them");
+    }
+  }
+
   private <T> T onVersionThread(Supplier<T> action) {
     checkOpen();
     Future<T> f = versionThread.submit(action::get);
@@ -310,14 +356,16 @@ public final class StorageEngine implements Storage {
 
   @Override
   public void commitEpoch(long epoch, List<SstInfo> ssts, Map<Integer, TableStats> statsDelta) {
+    checkChangesVersions("commit of epoch " + Epochs.format(epoch));
     onVersionThread(() -> versions.commitEpoch(epoch, ssts, statsDelta));
-    if (options.autoCompact() && !closed) {
+    if (options.autoCompact() && role.kind() == StorageRole.Kind.STANDALONE && !closed) {
       compactPool.execute(this::autoCompact);
     }
   }
 
   @Override
   public void registerChangeLog(int tableId, long fromEpoch) {
+    checkChangesVersions("change log registration of table " + tableId);
     onVersionThread(
         () -> {
           if (fromEpoch < versions.current().safeEpoch()) {
@@ -335,6 +383,7 @@ public final class StorageEngine implements Storage {
 
   @Override
   public void releaseChangeLog(int tableId, long epoch) {
+    checkChangesVersions("change log release of table " + tableId);
     onVersionThread(
         () ->
             versions.setChangeLog(
@@ -369,6 +418,7 @@ public final class StorageEngine implements Storage {
   @Override
   public void compactNow(boolean full) {
     checkOpen();
+    checkChangesVersions("compaction");
     compactionLock.lock();
     try {
       if (full) {
@@ -425,6 +475,7 @@ public final class StorageEngine implements Storage {
 
   @Override
   public int vacuum() {
+    checkChangesVersions("vacuum");
     return onVersionThread(this::vacuumOnVersionThread);
   }
 
@@ -447,6 +498,171 @@ public final class StorageEngine implements Storage {
       // Vacuum is best effort: what is left is found again next time.
     }
     return deleted;
+  }
+
+  // ---- multi-process: following, remote compaction, vacuum with a grace period ----
+
+  @Override
+  public long refresh(long minCommittedEpoch) {
+    Version v = onVersionThread(versions::refresh);
+    if (v.maxCommittedEpoch() < minCommittedEpoch) {
+      throw new StorageException(
+          StorageException.Reason.EPOCH_OUT_OF_RANGE,
+          "after refresh the store in "
+              + store.describe()
+              + " has committed "
+              + Epochs.format(v.maxCommittedEpoch())
+              + ", below the announced "
+              + Epochs.format(minCommittedEpoch));
+    }
+    return v.maxCommittedEpoch();
+  }
+
+  @Override
+  public CompletableFuture<CompactionResult> compact(CompactionRequest request) {
+    checkOpen();
+    CompactionTask task =
+        new CompactionTask(
+            request.inputs(),
+            request.targetLevel(),
+            request.bottom(),
+            request.safeEpoch(),
+            request.changeLogs());
+    return CompletableFuture.supplyAsync(
+        () -> rewriteForOwner(request.taskId(), task), compactPool);
+  }
+
+  private CompactionResult rewriteForOwner(long taskId, CompactionTask task) {
+    try (SstIds.Guard g = ids.begin()) {
+      CompactionRewriter.Result r = rewriter.run(task);
+      metrics.compactionReadBytes.inc(r.readBytes());
+      metrics.compactionWriteBytes.inc(r.writtenBytes());
+      metrics.compactionDroppedKeys.inc(r.droppedKeys());
+      Map<Integer, List<Long>> removed = new java.util.TreeMap<>();
+      List<SstInfo> added = new ArrayList<>();
+      for (dev.tideway.storage.version.VersionDelta.LevelChange c : r.changes()) {
+        removed.put(c.level(), c.removed());
+        added.addAll(c.added());
+      }
+      return new CompactionResult(
+          taskId,
+          removed,
+          task.targetLevel(),
+          added,
+          r.statsDelta(),
+          r.safeEpoch(),
+          r.readBytes(),
+          r.writtenBytes(),
+          r.droppedKeys());
+    } catch (IOException e) {
+      throw new StorageException(
+          StorageException.Reason.OBJECT_STORE, "compaction task " + taskId + " failed", e);
+    }
+  }
+
+  @Override
+  public long versionId() {
+    return versions.current().id();
+  }
+
+  @Override
+  public Optional<CompactionRequest> pickCompaction(long taskId, long safeEpoch, boolean full) {
+    checkChangesVersions("compaction");
+    Version v = versions.current();
+    long safe = Math.min(safeEpoch, safeEpochForCompaction());
+    Optional<CompactionTask> t = full ? CompactionPicker.full(v, safe) : picker.pick(v, safe);
+    return t.map(
+        x ->
+            new CompactionRequest(
+                taskId,
+                v.id(),
+                x.inputs(),
+                x.targetLevel(),
+                x.bottom(),
+                x.safeEpoch(),
+                x.changeLogs()));
+  }
+
+  @Override
+  public boolean applyCompaction(CompactionResult result) {
+    checkChangesVersions("compaction result " + result.taskId());
+    return onVersionThread(
+        () -> {
+          Version v = versions.current();
+          Set<Long> live = v.sstIds();
+          for (List<Long> ids : result.removedByLevel().values()) {
+            if (!live.containsAll(ids)) {
+              return false;
+            }
+          }
+          List<dev.tideway.storage.version.VersionDelta.LevelChange> changes = new ArrayList<>();
+          result
+              .removedByLevel()
+              .forEach(
+                  (level, ids) ->
+                      changes.add(
+                          new dev.tideway.storage.version.VersionDelta.LevelChange(
+                              level,
+                              ids,
+                              level == result.targetLevel() ? result.added() : List.of())));
+          if (!result.removedByLevel().containsKey(result.targetLevel())) {
+            changes.add(
+                new dev.tideway.storage.version.VersionDelta.LevelChange(
+                    result.targetLevel(), List.of(), result.added()));
+          }
+          versions.applyCompaction(changes, result.statsDelta(), result.safeEpoch());
+          return true;
+        });
+  }
+
+  @Override
+  public Set<Long> unreferencedSsts() {
+    return onVersionThread(
+        () -> {
+          long below = ids.safeToDeleteBelow();
+          Set<Long> keep = new HashSet<>(buffer.stagedIds());
+          keep.addAll(pins.pinnedSstIds());
+          keep.addAll(versions.current().sstIds());
+          Set<Long> out = new java.util.TreeSet<>();
+          try {
+            for (String p : store.list("sst/")) {
+              long id = SstInfo.idOfPath(p);
+              boolean ownRunningWrite = role.ownsSstId(id) && id >= below;
+              if (id >= 0 && !keep.contains(id) && !ownRunningWrite) {
+                out.add(id);
+              }
+            }
+          } catch (IOException e) {
+            throw new StorageException(
+                StorageException.Reason.OBJECT_STORE, "cannot list SSTs for vacuum", e);
+          }
+          return out;
+        });
+  }
+
+  @Override
+  public int deleteSsts(java.util.Collection<Long> sstIds) {
+    checkChangesVersions("vacuum");
+    return onVersionThread(
+        () -> {
+          Set<Long> keep = new HashSet<>(buffer.stagedIds());
+          keep.addAll(pins.pinnedSstIds());
+          keep.addAll(versions.current().sstIds());
+          int deleted = 0;
+          for (long id : sstIds) {
+            if (keep.contains(id)) {
+              continue;
+            }
+            try {
+              readers.evict(id);
+              store.delete(SstInfo.objectPath(id));
+              deleted++;
+            } catch (IOException | InjectedFault e) {
+              // best effort: listed again next round
+            }
+          }
+          return deleted;
+        });
   }
 
   @Override

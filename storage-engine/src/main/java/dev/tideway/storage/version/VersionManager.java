@@ -142,6 +142,26 @@ public final class VersionManager {
             v.maxSstId()));
   }
 
+  /**
+   * Follows versions another process committed to the same store ({@link VersionStore#catchUp}),
+   * publishing the newest. For followers only: a process that also commits would race its own
+   * deltas.
+   */
+  public Version refresh() {
+    Version v = current;
+    Version next;
+    try {
+      next = store.catchUp(v);
+    } catch (IOException e) {
+      throw new StorageException(
+          StorageException.Reason.OBJECT_STORE, "cannot follow versions after " + v, e);
+    }
+    if (next.id() != v.id()) {
+      publish(next);
+    }
+    return next;
+  }
+
   private Version apply(VersionDelta d) {
     if (broken) {
       throw new StorageException(

@@ -102,4 +102,38 @@ public final class VersionStore {
       }
     }
   }
+
+  /**
+   * The newest committed version, read forward from {@code from} (a follower's current version):
+   * the deltas after it, or, when the owner's checkpointing already pruned the next delta, the
+   * newest checkpoint and the deltas after that. Returns {@code from} itself when nothing is new. A
+   * delta pruned between listing and reading is retried from the checkpoint that pruned it.
+   */
+  public Version catchUp(Version from) throws IOException {
+    IOException last = null;
+    for (int attempt = 0; attempt < 5; attempt++) {
+      try {
+        return catchUpOnce(from);
+      } catch (java.io.FileNotFoundException e) {
+        last = e; // pruned under us by a checkpoint: the next round loads it
+      }
+    }
+    throw last;
+  }
+
+  private Version catchUpOnce(Version from) throws IOException {
+    Version v = from;
+    if (!store.exists(deltaPath(v.id() + 1))) {
+      List<String> cps = store.list(CHECKPOINT_PREFIX);
+      if (!cps.isEmpty() && idOf(cps.get(cps.size() - 1), CHECKPOINT_PREFIX) > v.id()) {
+        String cp = cps.get(cps.size() - 1);
+        v = VersionCodec.decodeVersion(store.read(cp), "version checkpoint " + cp);
+      }
+    }
+    while (store.exists(deltaPath(v.id() + 1))) {
+      String p = deltaPath(v.id() + 1);
+      v = VersionCodec.decodeDelta(store.read(p), "version delta " + p).apply(v);
+    }
+    return v;
+  }
 }
