@@ -13,6 +13,10 @@ import picocli.CommandLine.Command;
       VersionCommand.class,
       BenchCommand.class,
       PlaygroundCommand.class,
+      RoleCommands.ZooKeeperCommand.class,
+      RoleCommands.MetaCommand.class,
+      RoleCommands.ComputeCommand.class,
+      RoleCommands.FrontendCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Tideway implements Runnable {

@@ -159,6 +159,12 @@ public final class ComputeBridge implements AutoCloseable {
     if (e instanceof ComputeEvent.CommandFailed f) {
       return f.requestId();
     }
+    if (e instanceof ComputeEvent.DmlWritten w) {
+      return w.requestId();
+    }
+    if (e instanceof ComputeEvent.Compacted c) {
+      return c.requestId();
+    }
     return -1;
   }
 

@@ -110,7 +110,7 @@ public final class PekkoComputeClient {
               b.node(),
               id ->
                   new ComputeCommand.BuildActors(
-                      id, b.actors(), b.actorNodes(), bridge.replyTo())));
+                      id, b.actors(), b.actorNodes(), b.newOutputs(), bridge.replyTo())));
     }
     return allAcked(acks, "build actors");
   }

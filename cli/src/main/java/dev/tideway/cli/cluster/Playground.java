@@ -103,7 +103,13 @@ public final class Playground implements AutoCloseable {
     MetaConfig mc =
         MetaConfig.local(zkConnect, "meta-1", compute.address())
             .withHttpPort(options.metaHttpPort());
-    meta = MetaServer.start(mc, codec, clock, MetaWiring.of(bridge, codec, storage));
+    meta =
+        MetaServer.start(
+            mc,
+            codec,
+            clock,
+            MetaWiring.of(
+                bridge, codec, storage, storeDir.toUri().toString(), options.barrierIntervalMs()));
     closers.push(meta);
     meta.registry()
         .register(
@@ -127,7 +133,7 @@ public final class Playground implements AutoCloseable {
     LOG.info("playground up: {}", psqlLine());
   }
 
-  private static dev.tideway.common.plan.TableDesc tableOf(ClusterMetaClient client, int id) {
+  static dev.tideway.common.plan.TableDesc tableOf(ClusterMetaClient client, int id) {
     return client.relations().stream()
         .filter(r -> r.id() == id)
         .findFirst()
@@ -166,20 +172,6 @@ public final class Playground implements AutoCloseable {
 
   @Override
   public void close() throws Exception {
-    Exception first = null;
-    while (!closers.isEmpty()) {
-      try {
-        closers.pop().close();
-      } catch (Exception e) {
-        if (first == null) {
-          first = e;
-        } else {
-          first.addSuppressed(e);
-        }
-      }
-    }
-    if (first != null) {
-      throw first;
-    }
+    Closers.closeAll(closers);
   }
 }

@@ -30,6 +30,9 @@ public final class StorageBatchReader implements BatchReader {
   @Override
   public List<Row> scan(int tableId, long epoch) {
     TableDesc t = tables.apply(tableId);
+    if (epoch > store.committedEpoch()) {
+      store.refresh(epoch); // a follower may not have seen the leader's last commit yet
+    }
     if (epoch <= 0 || store.committedEpoch() <= 0) {
       return List.of(); // nothing committed yet: every table is empty
     }

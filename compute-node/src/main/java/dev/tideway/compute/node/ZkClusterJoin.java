@@ -26,7 +26,7 @@ import org.apache.zookeeper.CreateMode;
  *
  * <p>Blocking; runs on the thread that starts the node, never on a Pekko dispatcher.
  */
-final class ZkClusterJoin implements AutoCloseable {
+public final class ZkClusterJoin implements AutoCloseable {
   /** Re-read the members when Up has not come after this long (listed nodes may be dead). */
   private static final long RETRY_MS = 15_000;
 
@@ -35,14 +35,14 @@ final class ZkClusterJoin implements AutoCloseable {
   private final String lockPath;
   private PersistentNode registration;
 
-  ZkClusterJoin(CuratorFramework zk, String zkRoot) {
+  public ZkClusterJoin(CuratorFramework zk, String zkRoot) {
     this.zk = zk;
     this.membersPath = zkRoot + "/cluster/members";
     this.lockPath = zkRoot + "/cluster/join-lock";
   }
 
   /** Joins and registers; fails after {@code timeoutMs} without becoming Up. */
-  void join(Cluster cluster, long uid, long timeoutMs) throws Exception {
+  public void join(Cluster cluster, long uid, long timeoutMs) throws Exception {
     Address self = cluster.selfAddress();
     CompletableFuture<Void> up = new CompletableFuture<>();
     cluster.registerOnMemberUp(() -> up.complete(null));

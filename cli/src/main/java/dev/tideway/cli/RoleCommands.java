@@ -1,0 +1,206 @@
+package dev.tideway.cli;
+
+import dev.tideway.cli.cluster.ComputeProcess;
+import dev.tideway.cli.cluster.EmbeddedZooKeeper;
+import dev.tideway.cli.cluster.FrontendProcess;
+import dev.tideway.cli.cluster.MetaProcess;
+import dev.tideway.common.time.Clock;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The cluster roles as separate processes (DESIGN §9): {@code tideway zookeeper}, {@code tideway
+ * meta}, {@code tideway compute}, {@code tideway frontend}. Each runs until interrupted; every
+ * process of one cluster names the same ZooKeeper and the same state store URL.
+ */
+final class RoleCommands {
+  private RoleCommands() {}
+
+  /** Runs {@code process} until the JVM is asked to stop, then closes it. */
+  static int runUntilStopped(AutoCloseable process, String name, PrintWriter out)
+      throws InterruptedException {
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  try {
+                    process.close();
+                  } catch (Exception e) {
+                    System.err.println("tideway " + name + ": error while stopping: " + e);
+                  }
+                  stopped.countDown();
+                },
+                name + "-shutdown"));
+    out.flush();
+    stopped.await();
+    return 0;
+  }
+
+  static int failed(CommandLine.Model.CommandSpec spec, String name, Exception e) {
+    spec.commandLine().getErr().println("tideway " + name + ": could not start: " + e);
+    return 1;
+  }
+
+  /** Options every cluster process takes. */
+  static class Common {
+    @Option(names = "--zookeeper", defaultValue = "127.0.0.1:2181", description = "ZooKeeper")
+    String zookeeper;
+
+    @Option(names = "--cluster-id", defaultValue = "default", description = "cluster id")
+    String clusterId;
+
+    @Option(names = "--host", defaultValue = "127.0.0.1", description = "bind address")
+    String host;
+
+    @Option(
+        names = "--store",
+        required = true,
+        description = "state store URL shared by the cluster, e.g. file:///var/lib/tideway/store")
+    String store;
+  }
+
+  @Command(name = "zookeeper", description = "Run a single ZooKeeper server for a local cluster.")
+  static final class ZooKeeperCommand implements Callable<Integer> {
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--port", defaultValue = "2181")
+    int port;
+
+    @Option(names = "--host", defaultValue = "127.0.0.1")
+    String host;
+
+    @Option(names = "--data-dir", defaultValue = "tideway-data/zookeeper")
+    Path dataDir;
+
+    @Override
+    public Integer call() throws Exception {
+      EmbeddedZooKeeper zk;
+      try {
+        zk = EmbeddedZooKeeper.start(dataDir, host, port);
+      } catch (Exception e) {
+        return failed(spec, "zookeeper", e);
+      }
+      PrintWriter out = spec.commandLine().getOut();
+      out.println("ZooKeeper serving at " + zk.connectString(host));
+      return runUntilStopped(zk, "zookeeper", out);
+    }
+  }
+
+  @Command(name = "meta", description = "Run a meta process (leader-elected through ZooKeeper).")
+  static final class MetaCommand extends Common implements Callable<Integer> {
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--participant-id", required = true, description = "unique per meta process")
+    String participantId;
+
+    @Option(names = "--port", defaultValue = "5690", description = "Pekko port")
+    int port;
+
+    @Option(names = "--http-port", defaultValue = "5691", description = "HTTP API port")
+    int httpPort;
+
+    @Option(
+        names = "--barrier-interval-ms",
+        defaultValue = "0",
+        description = "0 follows the system parameter")
+    long barrierIntervalMs;
+
+    @Override
+    public Integer call() throws Exception {
+      MetaProcess p;
+      try {
+        p =
+            MetaProcess.start(
+                new MetaProcess.Options(
+                    zookeeper,
+                    clusterId,
+                    participantId,
+                    host,
+                    port,
+                    httpPort,
+                    store,
+                    barrierIntervalMs),
+                Clock.system());
+      } catch (Exception e) {
+        return failed(spec, "meta", e);
+      }
+      PrintWriter out = spec.commandLine().getOut();
+      out.println("meta " + participantId + " up at " + p.address());
+      return runUntilStopped(p, "meta", out);
+    }
+  }
+
+  @Command(name = "compute", description = "Run a compute node.")
+  static final class ComputeCommand extends Common implements Callable<Integer> {
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--node-id", required = true, description = "unique per compute node, >= 1")
+    int nodeId;
+
+    @Option(names = "--port", defaultValue = "5688", description = "Pekko port")
+    int port;
+
+    @Option(
+        names = "--parallelism",
+        defaultValue = "0",
+        description = "actors per fragment this node takes (0 = its cores)")
+    int cores;
+
+    @Override
+    public Integer call() throws Exception {
+      ComputeProcess p;
+      int c = cores > 0 ? cores : Runtime.getRuntime().availableProcessors();
+      try {
+        p =
+            ComputeProcess.start(
+                new ComputeProcess.Options(zookeeper, clusterId, nodeId, host, port, store, c),
+                Clock.system());
+      } catch (Exception e) {
+        return failed(spec, "compute", e);
+      }
+      PrintWriter out = spec.commandLine().getOut();
+      out.println("compute node " + nodeId + " up at " + p.node().address());
+      return runUntilStopped(p, "compute", out);
+    }
+  }
+
+  @Command(name = "frontend", description = "Run a frontend (PostgreSQL protocol).")
+  static final class FrontendCommand extends Common implements Callable<Integer> {
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--port", defaultValue = "5689", description = "Pekko port")
+    int port;
+
+    @Option(names = "--pg-port", defaultValue = "4566", description = "PostgreSQL port")
+    int pgPort;
+
+    @Option(
+        names = "--store-space",
+        defaultValue = "1000",
+        description = "SST id space, distinct from every compute node id")
+    int storeSpace;
+
+    @Override
+    public Integer call() throws Exception {
+      FrontendProcess p;
+      try {
+        p =
+            FrontendProcess.start(
+                new FrontendProcess.Options(
+                    zookeeper, clusterId, host, port, pgPort, store, storeSpace),
+                Clock.system());
+      } catch (Exception e) {
+        return failed(spec, "frontend", e);
+      }
+      PrintWriter out = spec.commandLine().getOut();
+      out.println("frontend up: psql -h " + host + " -p " + p.pgPort() + " -d dev -U root");
+      return runUntilStopped(p, "frontend", out);
+    }
+  }
+}

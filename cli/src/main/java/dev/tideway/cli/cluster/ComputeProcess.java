@@ -1,0 +1,110 @@
+package dev.tideway.cli.cluster;
+
+import com.typesafe.config.ConfigFactory;
+import dev.tideway.common.exec.Threads;
+import dev.tideway.common.time.Clock;
+import dev.tideway.compute.actor.ExecutorBuilders;
+import dev.tideway.compute.node.ComputeNode;
+import dev.tideway.meta.cluster.MetaPaths;
+import dev.tideway.meta.cluster.NodeRegistry;
+import dev.tideway.meta.metadata.NodeInfo;
+import dev.tideway.storage.api.StateStores;
+import dev.tideway.storage.api.Storage;
+import dev.tideway.storage.api.StorageOptions;
+import dev.tideway.storage.api.StorageRole;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One {@code tideway compute} process: a compute node on the shared state store (a follower with
+ * its own SST id space = its node id), registered for the scheduler, following the versions the
+ * meta leader commits.
+ */
+public final class ComputeProcess implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ComputeProcess.class);
+  private static final long FOLLOW_INTERVAL_MS = 100;
+
+  /** How to start. */
+  public record Options(
+      String zookeeper,
+      String clusterId,
+      int nodeId,
+      String host,
+      int pekkoPort,
+      String storeUrl,
+      int cores) {}
+
+  private final Deque<AutoCloseable> closers = new ArrayDeque<>();
+  private ComputeNode node;
+
+  private ComputeProcess() {}
+
+  public static ComputeProcess start(Options o, Clock clock) throws Exception {
+    ComputeProcess p = new ComputeProcess();
+    try {
+      p.startAll(o, clock);
+      return p;
+    } catch (Exception | Error e) {
+      p.close();
+      throw e;
+    }
+  }
+
+  private void startAll(Options o, Clock clock) throws Exception {
+    Storage storage =
+        StateStores.open(
+            o.storeUrl(), StorageOptions.defaults(), StorageRole.follower(o.nodeId()));
+    closers.push(storage);
+    node =
+        ComputeNode.start(
+            ConfigFactory.parseString(
+                    "tideway.compute { node-id = "
+                        + o.nodeId()
+                        + ", listen = \""
+                        + o.host()
+                        + ":"
+                        + o.pekkoPort()
+                        + "\", zookeeper = \""
+                        + o.zookeeper()
+                        + "\" }")
+                .withFallback(ConfigFactory.load()),
+            ExecutorBuilders.discover(),
+            clock,
+            storage);
+    closers.push(node);
+    ScheduledExecutorService follow = Threads.scheduler("storage-follow");
+    closers.push(follow::shutdownNow);
+    follow.scheduleWithFixedDelay(
+        () -> {
+          try {
+            storage.refresh(0);
+          } catch (RuntimeException e) {
+            LOG.warn("could not follow the committed version: {}", e.toString());
+          }
+        },
+        FOLLOW_INTERVAL_MS,
+        FOLLOW_INTERVAL_MS,
+        TimeUnit.MILLISECONDS);
+    CuratorFramework zk = Zk.connect(o.zookeeper(), 15_000);
+    closers.push(zk);
+    NodeRegistry registry = new NodeRegistry(zk, new MetaPaths(o.clusterId()));
+    closers.push(registry);
+    registry.register(
+        new NodeInfo(
+            "compute", node.address(), clock.nanoTime(), o.cores(), clock.currentTimeMillis()));
+  }
+
+  public ComputeNode node() {
+    return node;
+  }
+
+  @Override
+  public void close() throws Exception {
+    Closers.closeAll(closers);
+  }
+}

@@ -1,0 +1,114 @@
+package dev.tideway.cli.cluster;
+
+import dev.tideway.common.exec.Threads;
+import dev.tideway.common.time.Clock;
+import dev.tideway.frontend.Frontend;
+import dev.tideway.frontend.pgwire.PgServer;
+import dev.tideway.frontend.pgwire.PgServerConfig;
+import dev.tideway.meta.fragment.KryoPlanCodec;
+import dev.tideway.meta.fragment.PlanCodec;
+import dev.tideway.meta.metadata.NodeInfo;
+import dev.tideway.storage.api.StateStores;
+import dev.tideway.storage.api.Storage;
+import dev.tideway.storage.api.StorageOptions;
+import dev.tideway.storage.api.StorageRole;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+
+/**
+ * One {@code tideway frontend} process: the PostgreSQL endpoint, a Pekko member (role {@code
+ * frontend}) that sends DDL to the meta leader and DML to compute nodes, and reads committed data
+ * from the shared state store as a follower.
+ */
+public final class FrontendProcess implements AutoCloseable {
+  /**
+   * How to start.
+   *
+   * @param storeSpace this process's SST id space (distinct from every compute node's id)
+   */
+  public record Options(
+      String zookeeper,
+      String clusterId,
+      String host,
+      int pekkoPort,
+      int pgPort,
+      String storeUrl,
+      int storeSpace) {}
+
+  private final Deque<AutoCloseable> closers = new ArrayDeque<>();
+  private PgServer pg;
+
+  private FrontendProcess() {}
+
+  public static FrontendProcess start(Options o, Clock clock) throws Exception {
+    FrontendProcess p = new FrontendProcess();
+    try {
+      p.startAll(o, clock);
+      return p;
+    } catch (Exception | Error e) {
+      p.close();
+      throw e;
+    }
+  }
+
+  private void startAll(Options o, Clock clock) throws Exception {
+    CuratorFramework zk = Zk.connect(o.zookeeper(), 15_000);
+    closers.push(zk);
+    PekkoMember member =
+        PekkoMember.start(o.host(), o.pekkoPort(), "frontend", zk, "/tideway", 60_000);
+    closers.push(member);
+    Storage storage =
+        StateStores.open(
+            o.storeUrl(), StorageOptions.defaults(), StorageRole.follower(o.storeSpace()));
+    closers.push(storage);
+    ScheduledExecutorService follow = Threads.scheduler("storage-follow");
+    closers.push(follow::shutdownNow);
+    follow.scheduleWithFixedDelay(
+        () -> {
+          try {
+            storage.refresh(0);
+          } catch (RuntimeException e) {
+            // the next round retries; batch reads refresh on demand too
+          }
+        },
+        100,
+        100,
+        TimeUnit.MILLISECONDS);
+    PlanCodec codec = KryoPlanCodec.create();
+    RemoteMetaAccess access = new RemoteMetaAccess(member.system(), zk, o.clusterId(), clock);
+    ComputeBridge bridge = new ComputeBridge(member.system(), "frontend-bridge");
+    closers.push(bridge);
+    CatalogRelations relations = new CatalogRelations(codec);
+    ClusterMetaClient client = new ClusterMetaClient(access, relations, storage, clock, 5_000);
+    Frontend frontend =
+        new Frontend(
+            client,
+            new StorageBatchReader(storage, id -> Playground.tableOf(client, id)),
+            new ComputeDmlWriter(bridge, access, codec));
+    pg = new PgServer(PgServerConfig.defaults(o.pgPort()), frontend);
+    pg.start();
+    closers.push(pg);
+    access
+        .registry()
+        .register(
+            new NodeInfo(
+                "frontend",
+                member.address(),
+                clock.nanoTime(),
+                Runtime.getRuntime().availableProcessors(),
+                clock.currentTimeMillis()));
+    closers.push(access.registry());
+  }
+
+  public int pgPort() {
+    return pg.port();
+  }
+
+  @Override
+  public void close() throws Exception {
+    Closers.closeAll(closers);
+  }
+}

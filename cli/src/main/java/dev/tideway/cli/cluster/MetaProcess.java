@@ -1,0 +1,100 @@
+package dev.tideway.cli.cluster;
+
+import dev.tideway.common.time.Clock;
+import dev.tideway.meta.MetaConfig;
+import dev.tideway.meta.MetaServer;
+import dev.tideway.meta.fragment.KryoPlanCodec;
+import dev.tideway.meta.fragment.PlanCodec;
+import dev.tideway.storage.api.StateStores;
+import dev.tideway.storage.api.Storage;
+import dev.tideway.storage.api.StorageOptions;
+import dev.tideway.storage.api.StorageRole;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.pekko.actor.typed.Props;
+
+/**
+ * One {@code tideway meta} process: a Pekko member (role {@code meta}) that joins the leader
+ * election; while it leads it runs the barrier loop against the compute nodes and commits versions
+ * to the state store, which it opens as the version owner. Frontends reach it through its {@link
+ * MetaEndpoint}.
+ */
+public final class MetaProcess implements AutoCloseable {
+  /**
+   * How to start.
+   *
+   * @param storeUrl the state store every process of the cluster opens ({@code file:///...})
+   * @param barrierIntervalMs 0 follows the cluster's system parameters
+   */
+  public record Options(
+      String zookeeper,
+      String clusterId,
+      String participantId,
+      String host,
+      int pekkoPort,
+      int httpPort,
+      String storeUrl,
+      long barrierIntervalMs) {}
+
+  private final Deque<AutoCloseable> closers = new ArrayDeque<>();
+  private MetaServer meta;
+  private PekkoMember member;
+
+  private MetaProcess() {}
+
+  public static MetaProcess start(Options o, Clock clock) throws Exception {
+    MetaProcess p = new MetaProcess();
+    try {
+      p.startAll(o, clock);
+      return p;
+    } catch (Exception | Error e) {
+      p.close();
+      throw e;
+    }
+  }
+
+  private void startAll(Options o, Clock clock) throws Exception {
+    CuratorFramework zk = Zk.connect(o.zookeeper(), 15_000);
+    closers.push(zk);
+    member = PekkoMember.start(o.host(), o.pekkoPort(), "meta", zk, "/tideway", 60_000);
+    closers.push(member);
+    Storage storage =
+        StateStores.open(o.storeUrl(), StorageOptions.defaults(), StorageRole.versionOwner());
+    closers.push(storage);
+    PlanCodec codec = KryoPlanCodec.create();
+    ComputeBridge bridge = new ComputeBridge(member.system(), "meta-bridge");
+    closers.push(bridge);
+    MetaConfig mc =
+        new MetaConfig(
+            o.clusterId(),
+            o.zookeeper(),
+            o.participantId(),
+            member.address(),
+            o.host(),
+            o.httpPort(),
+            10_000,
+            15_000);
+    meta =
+        MetaServer.start(
+            mc,
+            codec,
+            clock,
+            MetaWiring.of(bridge, codec, storage, o.storeUrl(), o.barrierIntervalMs()));
+    closers.push(meta);
+    member.system().systemActorOf(MetaEndpoint.create(meta), MetaProtocol.ENDPOINT, Props.empty());
+  }
+
+  public MetaServer meta() {
+    return meta;
+  }
+
+  public String address() {
+    return member.address();
+  }
+
+  @Override
+  public void close() throws Exception {
+    Closers.closeAll(closers);
+  }
+}

@@ -1,0 +1,58 @@
+package dev.tideway.cli.cluster;
+
+import dev.tideway.barrier.control.BarrierCompleted;
+import dev.tideway.barrier.control.NodeFailure;
+import dev.tideway.barrier.global.BarrierConfig;
+import dev.tideway.barrier.progress.ProgressConfig;
+import dev.tideway.meta.barrier.BarrierRunner;
+import dev.tideway.meta.fragment.PlanCodec;
+import dev.tideway.meta.version.StorageVersionCommitter;
+import dev.tideway.storage.api.SstInfo;
+import dev.tideway.storage.api.Storage;
+
+/**
+ * How a meta process runs its barrier loop in a real cluster: compute nodes reached over Pekko
+ * through the {@link ComputeBridge}, versions committed to the storage engine this process owns.
+ */
+public final class MetaWiring {
+  private MetaWiring() {}
+
+  /**
+   * @param barrierIntervalMs the barrier interval, or 0 to follow the cluster's system parameters
+   */
+  public static BarrierRunner.Wiring<SstInfo> of(
+      ComputeBridge bridge,
+      PlanCodec codec,
+      Storage storage,
+      String storeUrl,
+      long barrierIntervalMs) {
+    BarrierConfig config =
+        barrierIntervalMs <= 0
+            ? null
+            : new BarrierConfig(
+                barrierIntervalMs,
+                1,
+                BarrierConfig.DEFAULT.maxInflightBarriers(),
+                BarrierConfig.DEFAULT.collectTimeoutMs());
+    return new BarrierRunner.Wiring<>(
+        config,
+        ProgressConfig.DEFAULT,
+        manager ->
+            new PekkoComputeClient(
+                bridge,
+                codec,
+                new PekkoComputeClient.Sink() {
+                  @Override
+                  public void completed(BarrierCompleted<SstInfo> c) {
+                    manager.onCompleted(c);
+                  }
+
+                  @Override
+                  public void failed(NodeFailure f) {
+                    manager.onNodeFailure(f);
+                  }
+                }),
+        new StorageVersionCommitter(storage, storeUrl),
+        u -> {});
+  }
+}
