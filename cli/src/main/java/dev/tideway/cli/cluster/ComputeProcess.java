@@ -57,8 +57,7 @@ public final class ComputeProcess implements AutoCloseable {
 
   private void startAll(Options o, Clock clock) throws Exception {
     Storage storage =
-        StateStores.open(
-            o.storeUrl(), StorageOptions.defaults(), StorageRole.follower(o.nodeId()));
+        StateStores.open(o.storeUrl(), StorageOptions.defaults(), StorageRole.follower(o.nodeId()));
     closers.push(storage);
     node =
         ComputeNode.start(

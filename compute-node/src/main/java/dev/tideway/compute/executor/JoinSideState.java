@@ -116,9 +116,8 @@ final class JoinSideState {
   }
 
   /**
-   * Adds {@code sign} (+1 or -1) to the multiplicity of {@code row} under {@code key}, in the
-   * table and, when cached, in the cache. Returns false for a delete of a row the side does not
-   * hold.
+   * Adds {@code sign} (+1 or -1) to the multiplicity of {@code row} under {@code key}, in the table
+   * and, when cached, in the cache. Returns false for a delete of a row the side does not hold.
    */
   boolean apply(Row key, Row row, int sign) {
     LinkedHashMap<Row, long[]> e = cache.get(key);

@@ -29,8 +29,10 @@ import dev.tideway.compute.exchange.SimpleDispatcher;
 import dev.tideway.compute.executor.DmlChannels;
 import dev.tideway.storage.api.StateStore;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import org.apache.pekko.actor.typed.ActorRef;
 
@@ -136,8 +138,53 @@ final class ActorFactory {
     for (StreamPlanNode in : node.inputs()) {
       inputs.add(buildNode(ctx, spec, in, nodes));
     }
+    if (node.node() instanceof StreamNode.StreamScan scan) {
+      inputs.add(scanUpstream(ctx, spec, node, scan, nodes));
+    }
     Executor e = builders.forKind(node.node().getClass()).build(ctx, node, inputs);
     return CheckedExecutor.wrap(e);
+  }
+
+  /**
+   * The live input of a {@code StreamScan}: a merge of the upstream job's actors feeding this actor
+   * (the upstream fragment no {@code Merge} leaf of the plan reads), emitting the upstream table's
+   * full rows.
+   */
+  private Executor scanUpstream(
+      ExecutorBuildContext ctx,
+      ActorSpec spec,
+      StreamPlanNode node,
+      StreamNode.StreamScan scan,
+      Map<Integer, String> nodes) {
+    Set<Integer> merged = new HashSet<>();
+    collectMerges(spec.plan(), merged);
+    List<InputChannel> inputs = new ArrayList<>();
+    spec.upstreamActors()
+        .forEach(
+            (fragment, ups) -> {
+              if (!merged.contains(fragment)) {
+                ups.forEach(up -> inputs.add(input(up, spec.actorId(), nodes)));
+              }
+            });
+    Checks.checkArgument(
+        !inputs.isEmpty(),
+        "actor %s: StreamScan of table %s has no upstream actors",
+        spec.actorId(),
+        scan.upstreamTableId());
+    Checks.checkArgument(
+        scan.upstreamTable() != null,
+        "actor %s: StreamScan of table %s carries no upstream table layout",
+        spec.actorId(),
+        scan.upstreamTableId());
+    return CheckedExecutor.wrap(
+        new MergeExecutor(ctx.infoOf(node), scan.upstreamTable().schema(), inputs));
+  }
+
+  private static void collectMerges(StreamPlanNode n, Set<Integer> out) {
+    if (n.node() instanceof StreamNode.Merge m) {
+      out.add(m.upstreamFragmentId());
+    }
+    n.inputs().forEach(in -> collectMerges(in, out));
   }
 
   private InputChannel input(int upstream, int downstream, Map<Integer, String> nodes) {
