@@ -233,11 +233,22 @@ public final class InMemoryCluster implements MetaClient, BatchReader, DmlWriter
           TreeMap<Integer, Relation> rels = new TreeMap<>(st.relations());
           Relation gone = rels.remove(d.relationId());
           Checks.checkState(gone != null, "no relation %s", d.relationId());
-          if (d.cascade()) {
-            rels.values().removeIf(r -> r.dependsOn().contains(d.relationId()));
-          }
           Map<Integer, Map<List<Object>, Row>> data = new HashMap<>(st.data());
           data.remove(d.relationId());
+          if (d.cascade()) {
+            // transitively: a view on a view on the dropped relation goes too
+            java.util.Set<Integer> dropped = new java.util.HashSet<>(List.of(d.relationId()));
+            boolean more = true;
+            while (more) {
+              more =
+                  rels.values()
+                      .removeIf(
+                          r ->
+                              r.dependsOn().stream().anyMatch(dropped::contains)
+                                  && dropped.add(r.id()));
+            }
+            dropped.forEach(data::remove);
+          }
           return new State(rels, data, st.jobs(), st.epoch() + 1);
         });
   }

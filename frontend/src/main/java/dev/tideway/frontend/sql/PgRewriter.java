@@ -58,6 +58,10 @@ final class PgRewriter {
         i = generateSeries(t, i);
         continue;
       }
+      if ((tok.isWord("TUMBLE") || tok.isWord("HOP")) && isWindowCall(t, i)) {
+        i = windowCall(t, i);
+        continue;
+      }
       if (tok.isWord("COLLATE")) {
         i = skipQualifiedName(t, nextIndex(t, i));
         continue;
@@ -73,6 +77,34 @@ final class PgRewriter {
       out.add(emit(tok));
       i++;
     }
+  }
+
+  private static boolean isNameToken(Token x) {
+    return x.kind() == Token.Kind.WORD || x.kind() == Token.Kind.QUOTED_IDENT;
+  }
+
+  /** {@code TUMBLE|HOP ( name , name ,}: RisingWave's window table function in FROM. */
+  private static boolean isWindowCall(List<Token> t, int i) {
+    return next(t, i, 1).kind() == Token.Kind.LPAREN
+        && isNameToken(next(t, i, 2))
+        && next(t, i, 3).kind() == Token.Kind.COMMA
+        && isNameToken(next(t, i, 4))
+        && next(t, i, 5).kind() == Token.Kind.COMMA;
+  }
+
+  /**
+   * RisingWave's {@code TUMBLE(t, col, size)} / {@code HOP(t, col, slide, size)} → Calcite's {@code
+   * TUMBLE(TABLE t, DESCRIPTOR(col), ...)}, so that batch queries (and views evaluated in batch)
+   * run them too; the stream planner accepts either form.
+   */
+  private int windowCall(List<Token> t, int i) {
+    out.add(t.get(i).text() + "(TABLE " + next(t, i, 2).text());
+    out.add(", DESCRIPTOR(" + next(t, i, 4).text() + "),");
+    int j = i;
+    for (int k = 0; k < 5; k++) {
+      j = nextIndex(t, j);
+    }
+    return j + 1;
   }
 
   private static final List<String> NOT_ALIASES =

@@ -138,6 +138,41 @@ class SqlSurfaceTest {
     }
   }
 
+  @Test
+  void tumbleAndHopRunInBatchQueriesAndInViews() throws Exception {
+    try (Connection c = cluster.connect(false);
+        Statement st = c.createStatement()) {
+      st.execute("CREATE TABLE win (id INT PRIMARY KEY, ts TIMESTAMP)");
+      st.execute(
+          "INSERT INTO win SELECT x, TIMESTAMP '2024-01-01 00:00:00' + x * INTERVAL '4' SECOND"
+              + " FROM generate_series(1, 9) AS x");
+      String tumble =
+          "SELECT window_start, count(*) AS n FROM TUMBLE(win, ts, INTERVAL '10' SECOND)"
+              + " GROUP BY window_start";
+      List<String> expected =
+          List.of(
+              "2024-01-01 00:00:00|2",
+              "2024-01-01 00:00:10|2",
+              "2024-01-01 00:00:20|3",
+              "2024-01-01 00:00:30|2");
+      assertThat(TestCluster.rows(st, tumble + " ORDER BY window_start")).isEqualTo(expected);
+      st.execute("CREATE MATERIALIZED VIEW win_t AS " + tumble);
+      assertThat(TestCluster.rows(st, "SELECT * FROM win_t ORDER BY window_start"))
+          .isEqualTo(expected);
+      assertThat(
+              TestCluster.rows(
+                  st,
+                  "SELECT window_end, max(id) FROM HOP(win, ts, INTERVAL '10' SECOND,"
+                      + " INTERVAL '20' SECOND) GROUP BY window_end ORDER BY window_end"))
+          .containsExactly(
+              "2024-01-01 00:00:10|2",
+              "2024-01-01 00:00:20|4",
+              "2024-01-01 00:00:30|7",
+              "2024-01-01 00:00:40|9",
+              "2024-01-01 00:00:50|9");
+    }
+  }
+
   @ParameterizedTest(name = "{0}")
   @CsvSource(
       delimiter = '|',

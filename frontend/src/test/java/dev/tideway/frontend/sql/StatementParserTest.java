@@ -129,6 +129,16 @@ class StatementParserTest {
                 .sql())
         .isEqualTo(
             "WHERE (NOT pg_regex_match(n.nspname, '^pg_toast', 0)) AND n.nspname NOT LIKE 'pg\\_%'");
+    assertThat(
+            PgRewriter.rewrite(
+                    "SELECT window_start FROM TUMBLE(bid, date_time, INTERVAL '10' SECOND) JOIN"
+                        + " HOP(\"B\", ts, INTERVAL '1' SECOND, INTERVAL '2' SECOND) ON true"
+                        + " GROUP BY TUMBLE(ts, INTERVAL '1' HOUR)")
+                .sql())
+        .isEqualTo(
+            "SELECT window_start FROM TUMBLE(TABLE bid, DESCRIPTOR(date_time), INTERVAL '10' SECOND)"
+                + " JOIN HOP(TABLE \"B\", DESCRIPTOR(ts), INTERVAL '1' SECOND, INTERVAL '2' SECOND)"
+                + " ON true GROUP BY TUMBLE(ts, INTERVAL '1' HOUR)");
     PgRewriter.Rewritten p =
         PgRewriter.rewrite("SELECT * FROM t WHERE a = $2 AND b = $1 AND c = '$1'");
     assertThat(p.sql()).isEqualTo("SELECT * FROM t WHERE a = ? AND b = ? AND c = '$1'");
