@@ -32,6 +32,7 @@ import dev.tideway.compute.node.ComputeCommand.SyncFailed;
 import dev.tideway.compute.node.ComputeCommand.SyncFinished;
 import dev.tideway.compute.node.ComputeCommand.WriteDml;
 import dev.tideway.storage.api.StateStore;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -91,6 +92,16 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
    * The node of every actor this node's actors exchange with (from builds), to act on peer loss.
    */
   private final Map<Integer, String> peerActorNodes = new HashMap<>();
+
+  /**
+   * Reports of epochs not injected here yet, in arrival order. An actor fed only by actors of other
+   * nodes (a view on a table elsewhere) can receive a barrier through the exchange before meta's
+   * inject for it reaches this node; its collect (and progress) wait here until the inject.
+   */
+  private final ArrayDeque<ComputeCommand> early = new ArrayDeque<>();
+
+  /** The {@code curr} epoch of the latest barrier injected in this generation, or -1. */
+  private long injectedCurr = -1;
 
   /** Where completions and failures go: the replyTo of the latest meta command. */
   private ActorRef<ComputeEvent> meta;
@@ -252,7 +263,24 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
   private Behavior<ComputeCommand> onInject(Inject cmd) {
     meta = cmd.replyTo();
     barriers.inject(cmd.inject());
+    injectedCurr = cmd.inject().barrier().curr();
+    replayEarlyReports();
     return this;
+  }
+
+  /** Hands the manager the early reports whose epoch is now injected, keeping their order. */
+  private void replayEarlyReports() {
+    int n = early.size();
+    for (int i = 0; i < n; i++) {
+      ComputeCommand c = early.poll();
+      if (c instanceof ActorCollected e && e.epoch().curr() <= injectedCurr) {
+        barriers.collect(e.actorId(), e.epoch());
+      } else if (c instanceof ProgressReported p && p.epoch().curr() <= injectedCurr) {
+        barriers.reportProgress(p.epoch(), p.actorId(), p.code(), p.a(), p.rows());
+      } else {
+        early.add(c);
+      }
+    }
   }
 
   private Behavior<ComputeCommand> onDrop(DropActors cmd) {
@@ -273,16 +301,28 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
       store.clearUncommitted();
     }
     barriers.reset(cmd.generation());
+    early.clear();
+    injectedCurr = -1;
     cmd.replyTo().tell(new ComputeEvent.Ack(nodeId, cmd.requestId()));
     return this;
   }
 
   private Behavior<ComputeCommand> onCollected(ActorCollected e) {
+    if (e.epoch().curr() > injectedCurr || !early.isEmpty()) {
+      early.add(e);
+      replayEarlyReports();
+      return this;
+    }
     barriers.collect(e.actorId(), e.epoch());
     return this;
   }
 
   private Behavior<ComputeCommand> onProgress(ProgressReported p) {
+    if (p.epoch().curr() > injectedCurr || !early.isEmpty()) {
+      early.add(p);
+      replayEarlyReports();
+      return this;
+    }
     barriers.reportProgress(p.epoch(), p.actorId(), p.code(), p.a(), p.rows());
     return this;
   }
