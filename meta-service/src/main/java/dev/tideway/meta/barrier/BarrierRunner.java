@@ -8,8 +8,12 @@ import dev.tideway.common.time.Clock;
 import dev.tideway.meta.catalog.DdlService;
 import dev.tideway.meta.cluster.LeaderTerm;
 import dev.tideway.meta.cluster.LeadershipListener;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs one {@link GlobalBarrierManager} per leader term: created on {@code onElected}, closed on
@@ -34,12 +38,52 @@ public final class BarrierRunner<S> implements LeadershipListener {
       ProgressConfig progressConfig,
       ComputeConnector<S> compute,
       VersionCommitter<S> versions,
-      Consumer<ProgressUpdate> progressListener) {}
+      Consumer<ProgressUpdate> progressListener,
+      RecoveryBackoff backoff,
+      BarrierObserver observer,
+      List<LeaderTask> leaderTasks) {
+    public Wiring {
+      leaderTasks = List.copyOf(leaderTasks);
+    }
+
+    /** Default recovery backoff, no metrics, no leader tasks (compaction, vacuum). */
+    public Wiring(
+        BarrierConfig config,
+        ProgressConfig progressConfig,
+        ComputeConnector<S> compute,
+        VersionCommitter<S> versions,
+        Consumer<ProgressUpdate> progressListener) {
+      this(
+          config,
+          progressConfig,
+          compute,
+          versions,
+          progressListener,
+          RecoveryBackoff.DEFAULT,
+          BarrierObserver.NONE,
+          List.of());
+    }
+  }
 
   private final Wiring<S> wiring;
   private final DdlService ddl;
   private final Clock clock;
+  private static final Logger LOG = LoggerFactory.getLogger(BarrierRunner.class);
   private volatile GlobalBarrierManager<S> current;
+  private List<AutoCloseable> tasks = List.of();
+
+  /** Overrides the wiring's observer (the process's metrics); null keeps the wiring's. */
+  private volatile BarrierObserver observer;
+
+  /** Routes the barrier loop's metrics to {@code o} from the next term on. */
+  public void observeWith(BarrierObserver o) {
+    this.observer = o;
+  }
+
+  /** The current term's manager, or null when not leading. */
+  public GlobalBarrierManager<S> manager() {
+    return current;
+  }
 
   public BarrierRunner(Wiring<S> wiring, DdlService ddl, Clock clock) {
     this.wiring = wiring;
@@ -51,27 +95,7 @@ public final class BarrierRunner<S> implements LeadershipListener {
   public void onElected(LeaderTerm term) {
     @SuppressWarnings("unchecked")
     GlobalBarrierManager<S>[] self = new GlobalBarrierManager[1];
-    ComputeClient lazy =
-        new ComputeClient() {
-          private ComputeClient delegate;
-
-          private ComputeClient d() {
-            if (delegate == null) {
-              delegate = wiring.compute().connect(self[0]);
-            }
-            return delegate;
-          }
-
-          @Override
-          public void inject(dev.tideway.barrier.control.InjectBarrier request) {
-            d().inject(request);
-          }
-
-          @Override
-          public void reset(long generation, long committedEpoch) {
-            d().reset(generation, committedEpoch);
-          }
-        };
+    ComputeClient lazy = new LazyComputeClient<>(wiring.compute(), () -> self[0]);
     self[0] =
         new GlobalBarrierManager<>(
             new GlobalBarrierManager.Deps<>(
@@ -81,14 +105,29 @@ public final class BarrierRunner<S> implements LeadershipListener {
                 lazy,
                 wiring.versions(),
                 ddl,
-                wiring.progressListener()),
+                wiring.progressListener(),
+                observer == null ? wiring.observer() : observer,
+                wiring.backoff()),
             term);
     current = self[0];
     current.start();
+    List<AutoCloseable> started = new ArrayList<>();
+    for (LeaderTask t : wiring.leaderTasks()) {
+      started.add(t.start(lazy, current));
+    }
+    tasks = started;
   }
 
   @Override
   public void onDeposed(LeaderTerm term, String reason) {
+    for (AutoCloseable t : tasks) {
+      try {
+        t.close();
+      } catch (Exception e) {
+        LOG.warn("closing a leader task of epoch {} failed", term.epoch(), e);
+      }
+    }
+    tasks = List.of();
     GlobalBarrierManager<S> m = current;
     current = null;
     if (m != null) {

@@ -1,23 +1,56 @@
 package dev.tideway.meta.barrier;
 
 import dev.tideway.barrier.control.InjectBarrier;
+import dev.tideway.meta.catalog.CatalogState;
+import dev.tideway.meta.metadata.FragmentGraph;
+import dev.tideway.storage.api.CompactionRequest;
+import dev.tideway.storage.api.CompactionResult;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 
 /**
- * The compute nodes as the barrier loop sees them. Production sends Pekko messages to each node's
- * barrier control endpoint; tests answer in-process. Answers ({@code BarrierCompleted}, failures)
- * come back through {@link GlobalBarrierManager#onCompleted} and {@link
- * GlobalBarrierManager#onNodeFailure}, from any thread.
+ * The whole meta → compute port: everything the leader asks of compute nodes. Production sends
+ * Pekko messages to each node's control endpoint; tests answer in-process. Barrier answers ({@code
+ * BarrierCompleted}, failures) come back through {@link GlobalBarrierManager#onCompleted} and
+ * {@link GlobalBarrierManager#onNodeFailure}, from any thread.
  *
- * <p>Implementations must not block: they are called on the barrier loop's thread.
+ * <p>Nodes are named by their address ({@link FragmentGraph.Actor#node()}); in barrier requests by
+ * the id {@link Topologies#nodeIds} gives that address.
+ *
+ * <p>Implementations must not block in {@link #inject}, {@link #build}, {@link #drop} or {@link
+ * #compact}: they are called on the barrier loop's thread. Futures may complete on any thread.
  */
 public interface ComputeClient {
   /** Sends {@code request} to node {@code request.nodeId()}. */
   void inject(InjectBarrier request);
 
   /**
-   * Recovery: every node stops its actors, drops state above {@code committedEpoch}, rebuilds the
-   * actors of the persisted fragment graphs and stamps further answers with {@code generation}.
-   * Returns when every node acknowledged.
+   * Builds (but does not start) every actor of a new job on its node, before the job's {@code Add}
+   * barrier is injected; the actors start on that barrier. Cross-job edges (MV on MV, MV on table)
+   * make existing upstream actors gain outputs: {@link ActorWiring#of} names them, with the node of
+   * every actor involved. Completes when every involved node acknowledged; fails if any node
+   * refused or is unreachable (the leader then fails the DDL job and calls {@link #drop}).
+   *
+   * @param catalog the state that holds {@code graph}: plan bodies, upstream jobs' actors
    */
-  void reset(long generation, long committedEpoch);
+  CompletableFuture<Void> build(FragmentGraph graph, CatalogState catalog);
+
+  /**
+   * Recovery: every node stops all its actors, drops state above {@code committedEpoch}, then
+   * builds every actor of every graph in {@code catalog} (with their wiring) and stamps further
+   * answers with {@code generation}. The INITIAL barrier of {@code generation} that follows starts
+   * all of them (it carries no {@code Add}: the actors a reset built are the ones it starts).
+   * Returns when every node acknowledged; throws if one did not (the leader retries with backoff).
+   */
+  void reset(long generation, long committedEpoch, CatalogState catalog);
+
+  /** Stops and forgets these actors at once, without a barrier (a failed build, cleanup). */
+  void drop(Set<Integer> actorIds);
+
+  /**
+   * Runs a compaction rewrite on node {@code node} ({@code StateStore.compact} of its storage);
+   * completes with the result for the leader to apply, or fails (the task is dropped; its outputs
+   * are vacuumed after the grace period).
+   */
+  CompletableFuture<CompactionResult> compact(String node, CompactionRequest task);
 }

@@ -26,6 +26,7 @@ import dev.tideway.meta.metadata.SystemParams;
 import dev.tideway.meta.progress.ProgressSnapshotCodec;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -77,7 +78,30 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
       ComputeClient compute,
       VersionCommitter<S> versions,
       DdlService ddl,
-      Consumer<ProgressUpdate> progressListener) {}
+      Consumer<ProgressUpdate> progressListener,
+      BarrierObserver observer,
+      RecoveryBackoff backoff) {
+    /** Without metrics, with the default recovery backoff. */
+    public Deps(
+        BarrierConfig config,
+        ProgressConfig progressConfig,
+        Clock clock,
+        ComputeClient compute,
+        VersionCommitter<S> versions,
+        DdlService ddl,
+        Consumer<ProgressUpdate> progressListener) {
+      this(
+          config,
+          progressConfig,
+          clock,
+          compute,
+          versions,
+          ddl,
+          progressListener,
+          BarrierObserver.NONE,
+          RecoveryBackoff.DEFAULT);
+    }
+  }
 
   private final Deps<S> deps;
   private final LeaderTerm term;
@@ -85,15 +109,32 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
 
   private GlobalBarrierCore<S> core;
   private CreateMviewProgressTracker tracker;
-  private CatalogState known;
+
+  /** Written on the owner thread only; volatile so other threads may read a snapshot. */
+  private volatile CatalogState known;
+
   private long nextCommandId = 1;
   private long recoveries;
+
+  /** Recoveries since the last committed checkpoint, and when the next one may start. */
+  private int recoveryStreak;
+
+  private long nextRecoveryAtMs;
+
+  /** Jobs whose actors are being built; their Add is scheduled when the build completes. */
+  private final Set<Integer> pendingBuilds = new HashSet<>();
+
+  private final BarrierLog log = new BarrierLog(64);
+
+  /** Why the core is recovering, for the retries of {@link #recoverNow}. */
+  private String pendingReason = "waiting for actors to recover";
 
   /** Set when a commit's metadata could not be persisted: this loop stops acting for good. */
   private boolean halted;
 
   private volatile Map<Long, JobProgress> latest = Map.of();
   private volatile long committedEpoch;
+  private volatile int inflight;
 
   public GlobalBarrierManager(Deps<S> deps, LeaderTerm term) {
     this.deps = deps;
@@ -157,6 +198,22 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
     return committedEpoch;
   }
 
+  /** The addresses of the compute nodes that run actors, sorted; empty before the loop starts. */
+  public List<String> computeNodes() {
+    CatalogState k = known;
+    return k == null ? List.of() : List.copyOf(Topologies.nodeIds(k).keySet());
+  }
+
+  /** Barriers injected and not yet collected from every node. */
+  public int inflightBarriers() {
+    return inflight;
+  }
+
+  /** The recent barriers, oldest first, with inject/collect/commit times. */
+  public List<BarrierLog.Entry> recentBarriers() {
+    return log.recent();
+  }
+
   private void tickSafely() {
     if (halted) {
       return;
@@ -167,7 +224,7 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
       } else {
         syncCatalog();
         if (core.isRecovering()) {
-          recoverNow("waiting for actors to recover");
+          recoverNow(pendingReason);
         }
         core.tick();
       }
@@ -182,7 +239,11 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
       return;
     }
     known = s.get();
-    long committed = known.versionPointer().map(p -> p.maxCommittedEpoch()).orElse(0L);
+    long persisted = known.versionPointer().map(p -> p.maxCommittedEpoch()).orElse(0L);
+    // The storage may be one commit ahead of ZooKeeper (the pointer write had an unknown outcome
+    // and the old leader halted): its data is a complete checkpoint, so start from it.
+    long stored = deps.versions().current().pointer().maxCommittedEpoch();
+    long committed = Math.max(persisted, stored);
     committedEpoch = committed;
     core =
         new GlobalBarrierCore<>(
@@ -222,7 +283,10 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
     return CreateMviewProgressTracker.restore(snap, deps.progressConfig());
   }
 
-  /** Resets the nodes and restarts the world, unless there is nothing to run yet. */
+  /**
+   * Resets the nodes and restarts the world, unless there is nothing to run yet or the backoff
+   * delays it (the next tick retries: the core stays recovering).
+   */
   private void recoverNow(String reason) {
     if (!core.isRecovering()) {
       return;
@@ -231,15 +295,37 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
     if (topology.size() == 0) {
       return;
     }
+    long now = deps.clock().currentTimeMillis();
+    if (now < nextRecoveryAtMs) {
+      return;
+    }
     recoveries++;
+    RecoveryCause cause = RecoveryCause.of(reason);
     LOG.warn(
-        "recovery #{} (generation {}, committed epoch {}): {}",
+        "recovery #{} cause={} (generation {}, committed epoch {}, streak {}): {}",
         recoveries,
+        cause.label(),
         core.generation(),
         core.committedEpoch(),
+        recoveryStreak,
         reason);
-    deps.compute().reset(core.generation(), core.committedEpoch());
+    deps.observer().onRecovery(cause.label());
+    recoveryStreak++;
+    nextRecoveryAtMs = now + deps.backoff().delayMs(recoveryStreak);
+    pendingBuilds.clear(); // the reset builds every actor of every graph
+    try {
+      deps.compute().reset(core.generation(), core.committedEpoch(), known);
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "recovery #{}: reset failed ({}); retrying in {} ms",
+          recoveries,
+          e.toString(),
+          nextRecoveryAtMs - now);
+      pendingReason = "reset failed: " + e.getMessage();
+      return;
+    }
     core.recovered(topology);
+    inflight = core.inflightCount();
   }
 
   /** Registers new jobs (Add) and stops removed ones (Stop). */
@@ -262,6 +348,9 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
         tracker.cancel(g.jobId());
         Set<Integer> actors =
             Set.copyOf(g.actors().stream().map(FragmentGraph.Actor::actorId).toList());
+        if (pendingBuilds.contains(g.jobId())) {
+          continue; // never started: onBuilt drops its actors once the build answers
+        }
         if (!actors.isEmpty() && !core.isRecovering()) {
           core.schedule(new Command(nextCommandId++, new Mutation.Stop(actors), null));
         }
@@ -282,25 +371,98 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
     if (core.isRecovering() || g.actors().isEmpty()) {
       return; // recovery builds every actor of the graph anyway
     }
+    pendingBuilds.add(g.jobId());
+    long generation = core.generation();
+    deps.compute()
+        .build(g, next)
+        .whenComplete((ok, failure) -> run(() -> onBuilt(g, generation, failure)));
+  }
+
+  /**
+   * A job's actors are built (or not): schedule its Add, or fail the job. Owner thread. A recovery
+   * meanwhile rebuilt everything and starts it with the INITIAL barrier: nothing to add then.
+   */
+  private void onBuilt(FragmentGraph g, long generation, Throwable failure) {
+    boolean wanted = pendingBuilds.remove(g.jobId());
+    Set<Integer> actors =
+        Set.copyOf(g.actors().stream().map(FragmentGraph.Actor::actorId).toList());
+    if (!known.fragments().containsKey(g.jobId())) {
+      deps.compute().drop(actors); // dropped while building
+      return;
+    }
+    if (!wanted || generation != core.generation() || core.isRecovering()) {
+      return;
+    }
+    if (failure != null) {
+      String reason =
+          "building the actors of job " + g.jobId() + " failed: " + rootMessage(failure);
+      LOG.warn("{}; the job is removed", reason);
+      deps.compute().drop(actors);
+      tracker.cancel(g.jobId());
+      deps.ddl().submit(new DdlCommand.FailJob(g.jobId(), reason));
+      return;
+    }
     Map<Integer, List<Integer>> upstreams = new HashMap<>();
     g.actors().forEach(a -> upstreams.put(a.actorId(), a.upstreamActorIds()));
     Mutation add = new Mutation.Add(Set.copyOf(upstreams.keySet()), upstreams, Map.of(), false);
-    core.schedule(new Command(nextCommandId++, add, Topologies.of(next)));
+    core.schedule(new Command(nextCommandId++, add, runningTopology()));
+  }
+
+  private static String rootMessage(Throwable t) {
+    Throwable c = t;
+    while (c.getCause() != null && c.getCause() != c) {
+      c = c.getCause();
+    }
+    return c.getMessage() == null ? c.toString() : c.getMessage();
+  }
+
+  /** The topology of every job whose actors run (those still being built left out). */
+  private Topology runningTopology() {
+    if (pendingBuilds.isEmpty()) {
+      return Topologies.of(known);
+    }
+    Map<Integer, FragmentGraph> running = new HashMap<>(known.fragments());
+    pendingBuilds.forEach(running::remove);
+    return Topologies.of(
+        new CatalogState(
+            known.params(),
+            known.objects(),
+            known.jobs(),
+            running,
+            known.versionPointer(),
+            known.nextId()));
   }
 
   private void onDecision(BarrierDecision<S> d) {
+    long now = deps.clock().currentTimeMillis();
     if (d instanceof BarrierDecision.Inject<S> inject) {
+      log.injected(inject.barrier(), now);
+      inflight = core == null ? inflight + 1 : core.inflightCount();
       inject.requests().forEach(deps.compute()::inject);
     } else if (d instanceof BarrierDecision.CommitEpoch<S> c) {
+      collected(c.epoch().curr(), "CHECKPOINT", now);
       commit(c);
     } else if (d instanceof BarrierDecision.StartRecovery<S> r) {
       String reason = r.reason();
+      pendingReason = reason;
+      inflight = 0;
       run(() -> recoverNow(reason));
+    } else if (d instanceof BarrierDecision.Collected<S> c) {
+      // nothing to persist; its progress waits for the next checkpoint
+      collected(c.epoch().curr(), c.kind().name(), now);
     }
-    // Collected: nothing to persist; its progress waits for the next checkpoint.
+  }
+
+  private void collected(long curr, String kind, long now) {
+    long injected = log.collected(curr, now);
+    inflight = core.inflightCount();
+    if (injected >= 0) {
+      deps.observer().onCollected(kind, Math.max(0, now - injected) / 1000.0);
+    }
   }
 
   private void commit(BarrierDecision.CommitEpoch<S> c) {
+    long t0 = deps.clock().nanoTime();
     VersionCommitter.CommittedVersion v =
         deps.versions().commit(c.committedEpochs(), c.ssts(), c.statsDeltas());
     c.mutations().forEach(tracker::onMutation);
@@ -331,11 +493,15 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
       return;
     }
     committedEpoch = c.committedEpoch();
+    recoveryStreak = 0;
+    nextRecoveryAtMs = 0;
+    log.committed(c.epoch().curr(), deps.clock().currentTimeMillis());
+    deps.observer().onCommitted((deps.clock().nanoTime() - t0) / 1e9);
     if (u.checkpointNeeded()) {
       core.requestForceCheckpoint();
     }
     if (c.mutations().stream().anyMatch(m -> m instanceof Mutation.Stop)) {
-      core.updateTopology(Topologies.of(known));
+      core.updateTopology(runningTopology());
     }
     Map<Long, JobProgress> next = new HashMap<>();
     u.jobs().forEach(p -> next.put(p.jobId(), p));

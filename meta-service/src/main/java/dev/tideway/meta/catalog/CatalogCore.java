@@ -77,6 +77,13 @@ public final class CatalogCore {
       return drop(d, state);
     } else if (cmd instanceof CancelJob c) {
       return cancel(c, state);
+    } else if (cmd instanceof DdlCommand.FailJob f) {
+      JobRecord job = state.jobs().get(f.jobId());
+      if (job == null || job.status() != JobStatus.CREATING) {
+        return DdlDecision.reject(
+            Reason.WRONG_STATUS, "job %s is not CREATING; not failing it", f.jobId());
+      }
+      return removeJob(state, f.jobId());
     } else if (cmd instanceof DdlCommand.CommitEpoch c) {
       return commitEpoch(c, state);
     } else if (cmd instanceof FinishJob f) {

@@ -52,6 +52,12 @@ public sealed interface DdlCommand {
   /** {@code CANCEL JOBS id}: only a job still CREATING can be cancelled. */
   record CancelJob(int jobId) implements DdlCommand {}
 
+  /**
+   * The barrier shell could not start a new job (building its actors failed): remove it like a
+   * cancel; foreground waiters fail with {@code reason}.
+   */
+  record FailJob(int jobId, String reason) implements DdlCommand {}
+
   /** The barrier shell saw the job's backfill finish at a committed checkpoint. */
   record FinishJob(int jobId, byte[] progressSnapshot) implements DdlCommand {}
 

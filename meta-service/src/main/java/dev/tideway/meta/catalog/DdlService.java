@@ -52,6 +52,9 @@ public final class DdlService implements LeadershipListener, AutoCloseable {
   /** Foreground DDL waiting for its job to become CREATED; owner thread only. */
   private final Map<Integer, List<CompletableFuture<JobRecord>>> createdWaiters = new HashMap<>();
 
+  /** Why a job is being removed by {@link DdlCommand.FailJob}; owner thread only. */
+  private final Map<Integer, String> failureReasons = new HashMap<>();
+
   /**
    * @param workers the live compute nodes, read on the owner thread before each decision
    */
@@ -110,7 +113,9 @@ public final class DdlService implements LeadershipListener, AutoCloseable {
         ws.forEach(w -> w.complete(put.job()));
       }
     } else if (c instanceof CatalogChange.DeleteJob del) {
-      failWaiters(del.jobId(), "job " + del.jobId() + " was dropped or cancelled");
+      String why = failureReasons.remove(del.jobId());
+      failWaiters(
+          del.jobId(), why != null ? why : "job " + del.jobId() + " was dropped or cancelled");
     }
   }
 
@@ -171,7 +176,14 @@ public final class DdlService implements LeadershipListener, AutoCloseable {
     DdlDecision d =
         core.decide(cmd, state, new ClusterView(workers.get(), clock.currentTimeMillis()));
     if (!d.changes().isEmpty()) {
-      persist(d.changes());
+      if (cmd instanceof DdlCommand.FailJob f) {
+        failureReasons.put(f.jobId(), f.reason());
+      }
+      try {
+        persist(d.changes());
+      } finally {
+        failureReasons.clear();
+      }
       published = Optional.of(state);
     }
     return d.reply();

@@ -1,0 +1,162 @@
+package dev.tideway.meta.barrier;
+
+import static dev.tideway.meta.cluster.ZkFixture.awaitTrue;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tideway.barrier.global.BarrierConfig;
+import dev.tideway.barrier.message.Mutation;
+import dev.tideway.barrier.progress.ProgressConfig;
+import dev.tideway.common.time.Clock;
+import dev.tideway.meta.MetaConfig;
+import dev.tideway.meta.MetaServer;
+import dev.tideway.meta.catalog.CatalogCore;
+import dev.tideway.meta.catalog.DdlCommand;
+import dev.tideway.meta.catalog.DdlReply;
+import dev.tideway.meta.cluster.MetaPaths;
+import dev.tideway.meta.cluster.NodeRegistry;
+import dev.tideway.meta.cluster.ZkFixture;
+import dev.tideway.meta.fragment.KryoPlanCodec;
+import dev.tideway.meta.fragment.Plans;
+import dev.tideway.meta.metadata.FragmentGraph;
+import dev.tideway.meta.metadata.JobStatus;
+import dev.tideway.meta.metadata.NodeInfo;
+import dev.tideway.meta.metadata.ObjectKind;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.apache.curator.framework.CuratorFramework;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A new job's actors are built on their nodes before its {@code Add} barrier; a failed build
+ * removes the job cleanly and tells the foreground DDL why.
+ */
+class JobBuildTest {
+  final FakeCompute compute = new FakeCompute(2, 200);
+  final FakeVersions versions = new FakeVersions();
+
+  interface Body {
+    void run(MetaServer meta, int schema, DdlReply.IdsReserved ids) throws Exception;
+  }
+
+  void withMeta(Body body) throws Exception {
+    try (ZkFixture zk = new ZkFixture()) {
+      CuratorFramework nodeClient = zk.newClient();
+      NodeRegistry nodes = new NodeRegistry(nodeClient, new MetaPaths("build"));
+      nodes.register(new NodeInfo("compute", "compute-1:5688", 1, 2, 0));
+      var wiring =
+          new BarrierRunner.Wiring<String>(
+              new BarrierConfig(20, 1, 4, 10_000),
+              ProgressConfig.DEFAULT,
+              m -> compute.clientFor(m::onCompleted),
+              versions,
+              u -> {});
+      MetaConfig config =
+          new MetaConfig(
+              "build", zk.connectString(), "meta-a", "meta-a:5690", "127.0.0.1", 0, 2_000, 10_000);
+      try (MetaServer meta =
+          MetaServer.start(config, KryoPlanCodec.create(), Clock.system(), wiring)) {
+        awaitTrue("ready leader", 10_000, () -> meta.isLeader() && meta.isReady());
+        int schema =
+            meta.catalog()
+                .orElseThrow()
+                .find(1, CatalogCore.DEFAULT_SCHEMA, ObjectKind.SCHEMA)
+                .orElseThrow()
+                .id();
+        var ids =
+            (DdlReply.IdsReserved)
+                meta.ddl().submit(new DdlCommand.ReserveIds(4)).get(5, TimeUnit.SECONDS);
+        versions.setKeyCount(ids.from() + 1, 400);
+        meta.ddl()
+            .submit(
+                BarrierFailoverTest.create(
+                    ObjectKind.TABLE, schema, "t", Plans.sourceTable(ids.from(), ids.from() + 1)))
+            .get(5, TimeUnit.SECONDS);
+        awaitTrue("table running", 10_000, () -> compute.resets.get() > 0);
+        body.run(meta, schema, ids);
+      } finally {
+        nodes.close();
+        nodeClient.close();
+      }
+    }
+  }
+
+  DdlReply.JobAccepted createMv(MetaServer meta, int schema, DdlReply.IdsReserved ids)
+      throws Exception {
+    return (DdlReply.JobAccepted)
+        meta.ddl()
+            .submit(
+                BarrierFailoverTest.create(
+                    ObjectKind.MATERIALIZED_VIEW,
+                    schema,
+                    "mv",
+                    Plans.mvOnMv(ids.from() + 1, ids.from() + 2, ids.from() + 3)))
+            .get(5, TimeUnit.SECONDS);
+  }
+
+  boolean addInjectedFor(Set<Integer> actors) {
+    return compute.mutations.stream()
+        .anyMatch(m -> m instanceof Mutation.Add a && a.actors().containsAll(actors));
+  }
+
+  @Test
+  void theAddBarrierWaitsForTheBuild() throws Exception {
+    CompletableFuture<Void> build = new CompletableFuture<>();
+    compute.builder = g -> build;
+    withMeta(
+        (meta, schema, ids) -> {
+          var mv = createMv(meta, schema, ids);
+          Set<Integer> actors = actorsOf(mv.graph());
+          compute.addBackfillActors(List.copyOf(actors));
+          int barriersBefore = compute.injects.size();
+          awaitTrue(
+              "barriers keep flowing", 5_000, () -> compute.injects.size() > barriersBefore + 10);
+          assertThat(addInjectedFor(actors)).as("no Add before the build completed").isFalse();
+
+          build.complete(null);
+          awaitTrue("Add injected after the build", 5_000, () -> addInjectedFor(actors));
+          assertThat(compute.builtActors).containsAll(actors);
+          awaitTrue(
+              "mv created",
+              30_000,
+              () ->
+                  meta.catalog().orElseThrow().jobs().get(mv.job().jobId()).status()
+                      == JobStatus.CREATED);
+        });
+  }
+
+  @Test
+  void aFailedBuildRemovesTheJobAndTellsTheWaiterWhy() throws Exception {
+    compute.builder =
+        g ->
+            CompletableFuture.failedFuture(
+                new IllegalStateException("node compute-1 refused: boom"));
+    withMeta(
+        (meta, schema, ids) -> {
+          var mv = createMv(meta, schema, ids);
+          int job = mv.job().jobId();
+          var waiter = meta.ddl().awaitCreated(job);
+          assertThatThrownBy(() -> waiter.get(10, TimeUnit.SECONDS))
+              .isInstanceOf(ExecutionException.class)
+              .hasMessageContaining("building the actors of job " + job)
+              .hasMessageContaining("boom");
+          awaitTrue(
+              "job removed", 5_000, () -> !meta.catalog().orElseThrow().jobs().containsKey(job));
+          assertThat(meta.catalog().orElseThrow().find(schema, "mv", ObjectKind.MATERIALIZED_VIEW))
+              .isEmpty();
+          assertThat(compute.droppedActors).containsAll(actorsOf(mv.graph()));
+          assertThat(addInjectedFor(actorsOf(mv.graph()))).isFalse();
+          // the table's loop keeps running
+          int n = compute.injects.size();
+          awaitTrue("barriers continue", 5_000, () -> compute.injects.size() > n + 5);
+        });
+  }
+
+  static Set<Integer> actorsOf(FragmentGraph g) {
+    return g.actors().stream().map(FragmentGraph.Actor::actorId).collect(Collectors.toSet());
+  }
+}
