@@ -5,7 +5,10 @@ import dev.tideway.barrier.control.InjectBarrier;
 import dev.tideway.barrier.control.NodeFailure;
 import dev.tideway.compute.node.ComputeCommand;
 import dev.tideway.compute.node.ComputeEvent;
+import dev.tideway.meta.barrier.ComputeClient;
 import dev.tideway.meta.barrier.Topologies;
+import dev.tideway.storage.api.CompactionRequest;
+import dev.tideway.storage.api.CompactionResult;
 import dev.tideway.meta.catalog.CatalogState;
 import dev.tideway.meta.fragment.PlanCodec;
 import dev.tideway.meta.metadata.FragmentGraph;
@@ -28,7 +31,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>One per leader term. Thread-safe.
  */
-public final class PekkoComputeClient {
+public final class PekkoComputeClient implements ComputeClient {
   private static final Logger LOG = LoggerFactory.getLogger(PekkoComputeClient.class);
   private static final long RESET_TIMEOUT_S = 60;
 
@@ -86,6 +89,7 @@ public final class PekkoComputeClient {
             });
   }
 
+  @Override
   public void inject(InjectBarrier request) {
     String node = nodeOf.get(request.nodeId());
     if (node == null) {
@@ -96,6 +100,7 @@ public final class PekkoComputeClient {
   }
 
   /** Builds job {@code graph}'s actors (and its upstreams' new outputs) on their nodes. */
+  @Override
   public CompletableFuture<Void> build(FragmentGraph graph, CatalogState catalog) {
     learn(catalog);
     Map<String, ActorPlans.NodeBuild> plans = new ActorPlans(catalog, codec).job(graph.jobId());
@@ -119,6 +124,7 @@ public final class PekkoComputeClient {
    * Recovery: every node of the catalog drops its actors and uncommitted state, then every actor of
    * every job is built again. Blocks until all nodes answered.
    */
+  @Override
   public void reset(long generation, long committedEpoch, CatalogState catalog) {
     learn(catalog);
     Set<String> nodes = Topologies.nodeIds(catalog).keySet();
@@ -137,12 +143,19 @@ public final class PekkoComputeClient {
         committedEpoch);
   }
 
-  /** Stops these actors now, without a barrier. */
-  public void drop(Set<Integer> actorIds, CatalogState catalog) {
-    learn(catalog);
-    for (String node : Topologies.nodeIds(catalog).keySet()) {
+  /** Stops these actors now, without a barrier, on every node this client knows. */
+  @Override
+  public void drop(Set<Integer> actorIds) {
+    for (String node : metaIdOf.keySet()) {
       bridge.request(node, id -> new ComputeCommand.DropActors(id, actorIds, bridge.replyTo()));
     }
+  }
+
+  @Override
+  public CompletableFuture<CompactionResult> compact(String node, CompactionRequest task) {
+    return CompletableFuture.failedFuture(
+        new UnsupportedOperationException(
+            "compaction task " + task.taskId() + ": nodes run compaction on their own for now"));
   }
 
   private static void join(CompletableFuture<Void> f) {
