@@ -111,6 +111,7 @@ public final class Playground implements AutoCloseable {
             MetaWiring.of(
                 bridge, codec, storage, storeDir.toUri().toString(), options.barrierIntervalMs()));
     closers.push(meta);
+    awaitLeader(meta, clock);
     meta.registry()
         .register(
             new NodeInfo(
@@ -131,6 +132,17 @@ public final class Playground implements AutoCloseable {
     pg.start();
     closers.push(pg);
     LOG.info("playground up: {}", psqlLine());
+  }
+
+  /** The playground's only meta process leads: wait for it, so the first statement finds it. */
+  private static void awaitLeader(MetaServer meta, Clock clock) throws InterruptedException {
+    long deadline = clock.currentTimeMillis() + 60_000;
+    while (!(meta.isLeader() && meta.ddl().snapshot().isPresent())) {
+      if (clock.currentTimeMillis() > deadline) {
+        throw new IllegalStateException("the meta service did not become leader within 60 s");
+      }
+      clock.sleepMillis(20);
+    }
   }
 
   static dev.tideway.common.plan.TableDesc tableOf(ClusterMetaClient client, int id) {
