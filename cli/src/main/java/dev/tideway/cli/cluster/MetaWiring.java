@@ -9,6 +9,7 @@ import dev.tideway.meta.fragment.PlanCodec;
 import dev.tideway.meta.version.StorageVersionCommitter;
 import dev.tideway.storage.api.SstInfo;
 import dev.tideway.storage.api.Storage;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * How a meta process runs its barrier loop in a real cluster: compute nodes reached over Pekko
@@ -44,12 +45,20 @@ public final class MetaWiring {
                 new PekkoComputeClient.Sink() {
                   @Override
                   public void completed(BarrierCompleted<SstInfo> c) {
-                    manager.onCompleted(c);
+                    try {
+                      manager.onCompleted(c);
+                    } catch (RejectedExecutionException closed) {
+                      // the term ended; its successor rebuilds from ZooKeeper
+                    }
                   }
 
                   @Override
                   public void failed(NodeFailure f) {
-                    manager.onNodeFailure(f);
+                    try {
+                      manager.onNodeFailure(f);
+                    } catch (RejectedExecutionException closed) {
+                      // the term ended; its successor rebuilds from ZooKeeper
+                    }
                   }
                 }),
         new StorageVersionCommitter(storage, storeUrl),
