@@ -4,6 +4,8 @@ import dev.tideway.barrier.progress.BackfillMode;
 import dev.tideway.barrier.progress.JobPhase;
 import dev.tideway.barrier.progress.JobProgress;
 import dev.tideway.common.check.Checks;
+import dev.tideway.common.plan.StreamNode;
+import dev.tideway.common.plan.StreamPlanNode;
 import dev.tideway.common.time.Clock;
 import dev.tideway.frontend.meta.DdlCommand;
 import dev.tideway.frontend.meta.DdlJob;
@@ -130,11 +132,25 @@ public final class ClusterMetaClient implements MetaClient {
                 schema,
                 r.name(),
                 r.definition(),
-                r.plan().get(),
+                withRateLimit(r.plan().get(), c.backfillRateLimit()),
                 background ? CreateType.BACKGROUND : CreateType.FOREGROUND));
     if (!background) {
       awaitCreated(jobId, listener);
     }
+  }
+
+  /** {@code plan} with every scan limited to {@code rate} snapshot rows/s per actor, if given. */
+  static StreamPlanNode withRateLimit(StreamPlanNode plan, OptionalLong rate) {
+    if (rate.isEmpty()) {
+      return plan;
+    }
+    List<StreamPlanNode> inputs = new ArrayList<>();
+    plan.inputs().forEach(in -> inputs.add(withRateLimit(in, rate)));
+    StreamNode body = plan.node();
+    if (body instanceof StreamNode.StreamScan s) {
+      body = s.withRateLimit(rate.getAsLong());
+    }
+    return new StreamPlanNode(plan.operatorId(), body, inputs, plan.outputSchema());
   }
 
   private void createSource(Relation r, int schema) {

@@ -109,14 +109,20 @@ public sealed interface StreamNode
    *     survives recovery through it)
    * @param upstreamTable the upstream table's storage layout, which the snapshot read decodes; null
    *     in a plan as the frontend writes it, filled in from the catalog before actors are built
+   * @param rateLimit snapshot rows per second per backfill actor ({@code SET backfill_rate_limit});
+   *     {@link #UNLIMITED} for none, 0 pauses the snapshot read
    */
   record StreamScan(
       int upstreamTableId,
       List<Integer> outputColumns,
       BackfillKind backfillKind,
       TableDesc backfillStateTable,
-      TableDesc upstreamTable)
+      TableDesc upstreamTable,
+      long rateLimit)
       implements StreamNode {
+    /** No rate limit. */
+    public static final long UNLIMITED = -1;
+
     public StreamScan {
       Checks.checkArgument(
           upstreamTableId > 0, "scan upstream table id must be > 0, got %s", upstreamTableId);
@@ -129,6 +135,8 @@ public sealed interface StreamNode
           "scan of table %s carries the layout of table %s",
           upstreamTableId,
           upstreamTable == null ? 0 : upstreamTable.tableId());
+      Checks.checkArgument(
+          rateLimit >= UNLIMITED, "scan rate limit must be >= 0 or UNLIMITED, got %s", rateLimit);
     }
 
     /** A scan whose upstream layout is not known yet (the planner's form). */
@@ -137,12 +145,24 @@ public sealed interface StreamNode
         List<Integer> outputColumns,
         BackfillKind backfillKind,
         TableDesc backfillStateTable) {
-      this(upstreamTableId, outputColumns, backfillKind, backfillStateTable, null);
+      this(upstreamTableId, outputColumns, backfillKind, backfillStateTable, null, UNLIMITED);
     }
 
     /** This scan with the upstream table's layout. */
     public StreamScan withUpstreamTable(TableDesc t) {
-      return new StreamScan(upstreamTableId, outputColumns, backfillKind, backfillStateTable, t);
+      return new StreamScan(
+          upstreamTableId, outputColumns, backfillKind, backfillStateTable, t, rateLimit);
+    }
+
+    /** This scan with a snapshot rate limit (rows/s per actor; {@link #UNLIMITED} for none). */
+    public StreamScan withRateLimit(long rowsPerSecond) {
+      return new StreamScan(
+          upstreamTableId,
+          outputColumns,
+          backfillKind,
+          backfillStateTable,
+          upstreamTable,
+          rowsPerSecond);
     }
 
     @Override

@@ -56,7 +56,7 @@ final class PlanKryoRegistrar implements KryoRegistrar {
     r.addEnum(213, SourceConnector.class, SourceConnector::code, SourceConnector::fromCode);
     r.addRecord(220, StreamNode.Source.class);
     r.addRecord(221, StreamNode.Dml.class);
-    r.addRecord(222, StreamNode.StreamScan.class);
+    r.add(222, StreamNode.StreamScan.class, StreamScanSerializer::new);
     r.addRecord(223, StreamNode.Project.class);
     r.addRecord(224, StreamNode.Filter.class);
     r.addRecord(225, StreamNode.HashAgg.class);

@@ -54,7 +54,25 @@ public final class TidewayKryo {
    * The format version written first in every message. Bump it (and keep reading the old one for a
    * release) when a registered class's layout changes incompatibly.
    */
-  public static final byte FORMAT_VERSION = 1;
+  public static final byte FORMAT_VERSION = 2;
+
+  /** The oldest format version this build still reads. */
+  public static final byte OLDEST_READABLE_VERSION = 1;
+
+  /**
+   * Key in {@code Kryo.getContext()} under which {@link #read} leaves the version of the message
+   * being read, for serializers whose layout changed between versions.
+   */
+  public static final String READ_VERSION_KEY = "tideway.format.version";
+
+  /**
+   * The format version of the message being decoded (serializers of changed layouts ask); the
+   * current version when encoding.
+   */
+  public static int readVersion(com.esotericsoftware.kryo.Kryo kryo) {
+    Object v = kryo.getContext().get(READ_VERSION_KEY);
+    return v == null ? FORMAT_VERSION : (Integer) v;
+  }
 
   /** Initial size of a pooled output buffer: one 1024-row x 4-column chunk fits without growth. */
   static final int OUTPUT_INITIAL_BYTES = 64 * 1024;
@@ -218,11 +236,17 @@ public final class TidewayKryo {
         throw new SerdeException(SerdeException.Reason.CORRUPT, "empty message");
       }
       byte version = in.readByte();
-      if (version != FORMAT_VERSION) {
+      if (version < OLDEST_READABLE_VERSION || version > FORMAT_VERSION) {
         throw new SerdeException(
             SerdeException.Reason.UNSUPPORTED_FORMAT_VERSION,
-            "message format version " + version + ", this node reads version " + FORMAT_VERSION);
+            "message format version "
+                + version
+                + ", this node reads versions "
+                + OLDEST_READABLE_VERSION
+                + ".."
+                + FORMAT_VERSION);
       }
+      slot.kryo.getContext().put(READ_VERSION_KEY, (int) version);
       Registration reg = slot.kryo.readClass(in);
       if (reg == null) {
         throw new SerdeException(SerdeException.Reason.CORRUPT, "message is a null reference");

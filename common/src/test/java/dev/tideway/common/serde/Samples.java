@@ -203,6 +203,10 @@ final class Samples {
         join,
         graph,
         graph.fragments().get(1),
-        graph.edges().get(0));
+        graph.edges().get(0),
+        // version 2
+        new StreamNode.StreamScan(7, List.of(0, 2), BackfillKind.ARRANGEMENT, table(8))
+            .withUpstreamTable(table(7))
+            .withRateLimit(500));
   }
 }

@@ -1,6 +1,7 @@
 package dev.tideway.compute.executor.build;
 
 import dev.tideway.backfill.Backfills;
+import dev.tideway.backfill.core.BackfillOptions;
 import dev.tideway.barrier.executor.Executor;
 import dev.tideway.barrier.progress.CreateMviewProgressReporter;
 import dev.tideway.common.check.Checks;
@@ -48,6 +49,8 @@ public final class BackfillBuilder implements ExecutorBuilder {
             ctx.infoOf(node),
             new CreateMviewProgressReporter(ctx.actorId(), ctx.progressSink()),
             ctx.clock(),
-            dev.tideway.backfill.core.BackfillOptions.DEFAULT));
+            scan.rateLimit() == StreamNode.StreamScan.UNLIMITED
+                ? BackfillOptions.DEFAULT
+                : BackfillOptions.DEFAULT.withRate(scan.rateLimit())));
   }
 }

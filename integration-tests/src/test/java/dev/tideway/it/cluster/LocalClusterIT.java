@@ -1,0 +1,240 @@
+package dev.tideway.it.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A local cluster of separate processes from the shaded jar (DESIGN §9): ZooKeeper, two meta
+ * processes, two compute nodes and a frontend on loopback. A table is loaded, a background
+ * materialized view backfills it at a limited rate, and the meta leader is killed mid-backfill: the
+ * standby must take over, the job's progress must never go backwards, and the view must end equal
+ * to a batch recomputation of its query.
+ */
+class LocalClusterIT {
+  @TempDir Path dir;
+
+  private final Map<String, Process> processes = new TreeMap<>();
+  private final HttpClient http = HttpClient.newHttpClient();
+
+  private Process start(String name, String... args) throws IOException {
+    Path jar = Path.of("").toAbsolutePath().getParent().resolve("cli/target/tideway.jar");
+    assertThat(jar).as("the cli module's shaded jar").exists();
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.add("-Xmx384m");
+    cmd.add("-XX:TieredStopAtLevel=1");
+    cmd.add("-jar");
+    cmd.add(jar.toString());
+    cmd.addAll(List.of(args));
+    Path log = dir.resolve(name + ".log");
+    Process p =
+        new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    processes.put(name, p);
+    return p;
+  }
+
+  @AfterEach
+  void stopAll() throws IOException {
+    for (Map.Entry<String, Process> e : processes.entrySet()) {
+      e.getValue().destroyForcibly();
+    }
+    for (Map.Entry<String, Process> e : processes.entrySet()) {
+      try {
+        e.getValue().waitFor(30, TimeUnit.SECONDS);
+      } catch (InterruptedException ie) {
+        Thread.currentThread().interrupt();
+      }
+      Path log = dir.resolve(e.getKey() + ".log");
+      if (Files.exists(log)) {
+        List<String> lines = Files.readAllLines(log);
+        System.out.println("---- " + e.getKey() + " (last lines) ----");
+        lines.subList(Math.max(0, lines.size() - 40), lines.size()).forEach(System.out::println);
+      }
+    }
+  }
+
+  private String get(int port, String path) {
+    try {
+      HttpResponse<String> r =
+          http.send(
+              HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                  .timeout(Duration.ofSeconds(2))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      return r.statusCode() + " " + r.body();
+    } catch (Exception e) {
+      return "down";
+    }
+  }
+
+  private static Connection connectWithin(int port, long ms) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ms);
+    while (true) {
+      try {
+        return DriverManager.getConnection(
+            "jdbc:postgresql://127.0.0.1:" + port + "/dev?user=root");
+      } catch (SQLException e) {
+        if (System.nanoTime() > deadline) {
+          throw e;
+        }
+        TimeUnit.MILLISECONDS.sleep(500);
+      }
+    }
+  }
+
+  /** Runs {@code sql}, retrying while the cluster is still starting (no compute node yet). */
+  private static void executeWithin(Statement st, String sql, long ms) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ms);
+    while (true) {
+      try {
+        st.execute(sql);
+        return;
+      } catch (SQLException e) {
+        if (System.nanoTime() > deadline) {
+          throw e;
+        }
+        TimeUnit.MILLISECONDS.sleep(1000);
+      }
+    }
+  }
+
+  private static List<String> rows(Statement st, String sql) throws SQLException {
+    List<String> out = new ArrayList<>();
+    try (ResultSet rs = st.executeQuery(sql)) {
+      int n = rs.getMetaData().getColumnCount();
+      while (rs.next()) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 1; i <= n; i++) {
+          b.append(i > 1 ? "|" : "").append(rs.getString(i));
+        }
+        out.add(b.toString());
+      }
+    }
+    out.sort(null);
+    return out;
+  }
+
+  @Test
+  void standbyMetaTakesOverMidBackfillAndTheViewEndsExact() throws Exception {
+    int zk = PlaygroundIT.freePort();
+    String store = dir.resolve("store").toUri().toString();
+    Files.createDirectories(dir.resolve("store"));
+    start("zookeeper", "zookeeper", "--port", "" + zk, "--data-dir", dir.resolve("zk").toString());
+    String zkAddr = "127.0.0.1:" + zk;
+    int[] metaHttp = {PlaygroundIT.freePort(), PlaygroundIT.freePort()};
+    for (int i = 0; i < 2; i++) {
+      start(
+          "meta-" + (i + 1),
+          "meta",
+          "--zookeeper",
+          zkAddr,
+          "--store",
+          store,
+          "--participant-id",
+          "m" + (i + 1),
+          "--port",
+          "" + PlaygroundIT.freePort(),
+          "--http-port",
+          "" + metaHttp[i],
+          "--barrier-interval-ms",
+          "250");
+    }
+    for (int i = 1; i <= 2; i++) {
+      start(
+          "compute-" + i,
+          "compute",
+          "--zookeeper",
+          zkAddr,
+          "--store",
+          store,
+          "--node-id",
+          "" + i,
+          "--parallelism",
+          "1",
+          "--port",
+          "" + PlaygroundIT.freePort());
+    }
+    int pg = PlaygroundIT.freePort();
+    start(
+        "frontend",
+        "frontend",
+        "--zookeeper",
+        zkAddr,
+        "--store",
+        store,
+        "--port",
+        "" + PlaygroundIT.freePort(),
+        "--pg-port",
+        "" + pg);
+
+    String agg = "SELECT v % 10 AS g, count(*) AS n, sum(v) AS s FROM t GROUP BY v % 10";
+    try (Connection c = connectWithin(pg, 180_000);
+        Statement st = c.createStatement()) {
+      executeWithin(st, "CREATE TABLE t (k INT PRIMARY KEY, v INT)", 120_000);
+      st.execute("INSERT INTO t SELECT x, x * 7 FROM generate_series(1, 20000) AS x");
+      st.execute("FLUSH");
+      assertThat(rows(st, "SELECT count(*) FROM t")).containsExactly("20000");
+      st.execute("SET BACKGROUND_DDL = true");
+      st.execute("SET backfill_rate_limit = 1000");
+      st.execute("CREATE MATERIALIZED VIEW mv AS " + agg);
+
+      double last = -1;
+      boolean killed = false;
+      long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
+      while (System.nanoTime() < deadline) {
+        List<String> p = rows(st, "SELECT progress FROM rw_catalog.rw_ddl_progress");
+        if (p.isEmpty()) {
+          break; // the job is created
+        }
+        double ratio = ratio(p.get(0));
+        assertThat(ratio).as("progress never goes backwards (%s)", p).isGreaterThanOrEqualTo(last);
+        last = ratio;
+        if (!killed && ratio > 0.2) {
+          String leader =
+              get(metaHttp[0], "/health/ready").contains("leader") ? "meta-1" : "meta-2";
+          processes.get(leader).destroyForcibly();
+          killed = true;
+        }
+        TimeUnit.MILLISECONDS.sleep(300);
+      }
+      assertThat(killed).as("the leader was killed mid-backfill").isTrue();
+      assertThat(rows(st, "SELECT progress FROM rw_catalog.rw_ddl_progress")).isEmpty();
+      st.execute("FLUSH");
+      assertThat(rows(st, "SELECT * FROM mv")).isEqualTo(rows(st, agg));
+    }
+  }
+
+  /** "56.12% (561200/1000000)" → 0.5612; anything unparsable is 0. */
+  private static double ratio(String progress) {
+    int pct = progress.indexOf('%');
+    if (pct < 0) {
+      return 0;
+    }
+    try {
+      return Double.parseDouble(progress.substring(0, pct).trim()) / 100;
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+}
