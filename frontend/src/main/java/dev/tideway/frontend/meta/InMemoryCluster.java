@@ -143,6 +143,15 @@ public final class InMemoryCluster implements MetaClient, BatchReader, DmlWriter
         progressIntervalMillis);
   }
 
+  @Override
+  public boolean setBackfillRateLimit(long jobId, OptionalLong rowsPerSecond) {
+    if (!state.get().jobs().containsKey(jobId)) {
+      return false;
+    }
+    rateLimits.put((int) jobId, rowsPerSecond);
+    return true;
+  }
+
   /** The backfill rate limit the view {@code relationId} was created with; empty = unlimited. */
   public OptionalLong backfillRateLimit(int relationId) {
     OptionalLong l = rateLimits.get(relationId);
