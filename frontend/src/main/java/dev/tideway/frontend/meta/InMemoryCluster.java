@@ -20,9 +20,6 @@ import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -61,7 +58,7 @@ public final class InMemoryCluster implements MetaClient, BatchReader, DmlWriter
   private final Clock clock;
   private volatile Function<Relation, List<Row>> viewEvaluator = r -> List.of();
   private volatile boolean holdJobs;
-  private volatile long progressIntervalMillis = 5000;
+  private volatile long progressIntervalMillis = ForegroundJobs.PROGRESS_INTERVAL_MS;
 
   /** The backfill rate limit each MV was created with (what meta would send as a Throttle). */
   private final Map<Integer, OptionalLong> rateLimits = new ConcurrentHashMap<>();
@@ -138,21 +135,21 @@ public final class InMemoryCluster implements MetaClient, BatchReader, DmlWriter
   }
 
   private void awaitJob(Job job, ProgressListener listener) throws InterruptedException {
-    long id = job.progress().ddlId();
-    while (true) {
-      try {
-        job.done().get(progressIntervalMillis, TimeUnit.MILLISECONDS);
-        return;
-      } catch (TimeoutException e) {
-        Job now = state.get().jobs().get(id);
-        if (now != null) {
-          listener.progress(now.progress());
-        }
-      } catch (ExecutionException e) {
-        throw PgException.error(SqlState.QUERY_CANCELED, "canceling statement due to user request")
-            .withDetail("job " + id + " was cancelled");
-      }
+    ForegroundJobs.await(
+        job.progress().ddlId(),
+        job.done(),
+        id -> Optional.ofNullable(state.get().jobs().get(id)).map(Job::progress),
+        listener,
+        progressIntervalMillis);
+  }
+
+  @Override
+  public boolean setBackfillRateLimit(long jobId, OptionalLong rowsPerSecond) {
+    if (!state.get().jobs().containsKey(jobId)) {
+      return false;
     }
+    rateLimits.put((int) jobId, rowsPerSecond);
+    return true;
   }
 
   /** The backfill rate limit the view {@code relationId} was created with; empty = unlimited. */
@@ -220,7 +217,7 @@ public final class InMemoryCluster implements MetaClient, BatchReader, DmlWriter
       Job j = state.get().jobs().get(id);
       if (j != null) {
         state.updateAndGet(st -> withoutJob(st, id));
-        j.done().completeExceptionally(new IllegalStateException("cancelled"));
+        j.done().cancel(false);
         cancelled.add(id);
       }
     }

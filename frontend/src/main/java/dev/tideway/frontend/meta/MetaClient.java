@@ -1,7 +1,9 @@
 package dev.tideway.frontend.meta;
 
+import dev.tideway.frontend.pgwire.PgException;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * The frontend's view of the meta service: the catalog, DDL, creating jobs and checkpoints. Calls
@@ -38,6 +40,17 @@ public interface MetaClient {
 
   /** The latest committed epoch; batch reads use it. */
   long committedEpoch();
+
+  /**
+   * Changes the backfill rate limit of a creating materialized view ({@code ALTER MATERIALIZED VIEW
+   * ... SET BACKFILL_RATE_LIMIT}); meta sends it to the job's backfill actors as a {@code Throttle}
+   * mutation. Empty means unlimited, 0 pauses the backfill.
+   *
+   * @return false when no job {@code jobId} is creating (the view is created or unknown)
+   */
+  default boolean setBackfillRateLimit(long jobId, OptionalLong rowsPerSecond) {
+    throw PgException.unsupported("changing the backfill rate limit of a running job");
+  }
 
   /** Receives the progress of a foreground job, about every few seconds. */
   interface ProgressListener {

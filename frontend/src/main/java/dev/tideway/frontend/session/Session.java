@@ -5,8 +5,10 @@ import dev.tideway.frontend.batch.BatchEngine;
 import dev.tideway.frontend.graph.PlanPrinter;
 import dev.tideway.frontend.meta.BatchReader;
 import dev.tideway.frontend.meta.DdlCommand;
+import dev.tideway.frontend.meta.DdlJob;
 import dev.tideway.frontend.meta.DmlWriter;
 import dev.tideway.frontend.meta.MetaClient;
+import dev.tideway.frontend.meta.RelationKind;
 import dev.tideway.frontend.pgwire.PgException;
 import dev.tideway.frontend.pgwire.PgSession;
 import dev.tideway.frontend.pgwire.PgType;
@@ -185,6 +187,9 @@ public final class Session implements PgSession {
       return new Result(
           List.of(new Column("Id", DataType.BIGINT)), rows, "CANCEL_JOBS " + rows.size());
     }
+    if (s instanceof Statement.AlterBackfillRateLimit a) {
+      return Result.command(alterRateLimit(a));
+    }
     if (s instanceof Statement.Explain e) {
       return Result.rows(List.of(new Column("QUERY PLAN", DataType.VARCHAR)), explain(e.inner()));
     }
@@ -192,6 +197,36 @@ public final class Session implements PgSession {
       return Result.command(n.tag());
     }
     throw PgException.unsupported(s.getClass().getSimpleName());
+  }
+
+  /** The creating job of view {@code name}: jobs carry their DDL text, which names the view. */
+  private java.util.Optional<Long> creatingJob(String name) {
+    for (DdlJob j : meta.jobs()) {
+      try {
+        if (StatementParser.parse(j.statement()).statement()
+                instanceof Statement.CreateMaterializedView mv
+            && mv.name().equals(name)) {
+          return java.util.Optional.of(j.ddlId());
+        }
+      } catch (PgException e) {
+        // a job whose text we cannot parse is not the one named
+      }
+    }
+    return java.util.Optional.empty();
+  }
+
+  private String alterRateLimit(Statement.AlterBackfillRateLimit a) {
+    java.util.Optional<Long> job = creatingJob(a.name());
+    if (job.isPresent() && meta.setBackfillRateLimit(job.get(), a.rowsPerSecond())) {
+      return "ALTER MATERIALIZED VIEW";
+    }
+    if (meta.relation(a.name()).filter(r -> r.kind() == RelationKind.MATERIALIZED_VIEW).isEmpty()) {
+      throw PgException.error(
+          SqlState.UNDEFINED_TABLE, "materialized view \"" + a.name() + "\" does not exist");
+    }
+    throw PgException.error(
+        SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
+        "materialized view \"" + a.name() + "\" is already created: no backfill to throttle");
   }
 
   private List<Object[]> explain(Statement inner) {

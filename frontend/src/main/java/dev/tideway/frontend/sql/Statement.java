@@ -53,6 +53,13 @@ public sealed interface Statement {
   /** {@code CANCEL JOBS id, ...}. */
   record CancelJobs(List<Long> ids) implements Statement {}
 
+  /**
+   * {@code ALTER MATERIALIZED VIEW name SET BACKFILL_RATE_LIMIT = n | DEFAULT}: change the rate
+   * limit of a view still being backfilled; empty means unlimited.
+   */
+  record AlterBackfillRateLimit(String name, java.util.OptionalLong rowsPerSecond)
+      implements Statement {}
+
   /** {@code EXPLAIN statement}. */
   record Explain(Statement inner) implements Statement {}
 

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalLong;
 import org.apache.calcite.avatica.util.Casing;
 import org.apache.calcite.avatica.util.Quoting;
 import org.apache.calcite.sql.SqlBasicTypeNameSpec;
@@ -106,8 +107,8 @@ public final class StatementParser {
         }
         yield query(text);
       }
+      case "ALTER" -> alter(t);
       case "COPY",
-          "ALTER",
           "GRANT",
           "REVOKE",
           "TRUNCATE",
@@ -181,6 +182,37 @@ public final class StatementParser {
               : v.text());
     }
     return new Statement.SetVar(name.toString(), String.join(", ", values));
+  }
+
+  /** {@code ALTER MATERIALIZED VIEW name SET BACKFILL_RATE_LIMIT = n | DEFAULT}; else 0A000. */
+  private static Statement alter(List<Token> t) {
+    boolean rateLimit =
+        word(t, 1).equals("MATERIALIZED")
+            && word(t, 2).equals("VIEW")
+            && t.size() >= 8
+            && word(t, 4).equals("SET")
+            && word(t, 5).equals("BACKFILL_RATE_LIMIT")
+            && (t.get(6).isOp("=") || t.get(6).isWord("TO"));
+    if (!rateLimit) {
+      throw PgException.unsupported(
+          "ALTER statement (only ALTER MATERIALIZED VIEW ... SET BACKFILL_RATE_LIMIT)");
+    }
+    StringBuilder value = new StringBuilder();
+    for (Token x : t.subList(7, t.size())) {
+      value.append(x.text());
+    }
+    String v = value.toString();
+    if (v.equalsIgnoreCase("DEFAULT")) {
+      return new Statement.AlterBackfillRateLimit(t.get(3).identifier(), OptionalLong.empty());
+    }
+    long n = v.matches("\\d{1,18}") ? Long.parseLong(v) : -1;
+    if (n < 0) {
+      throw PgException.error(
+              SqlState.INVALID_PARAMETER_VALUE,
+              "invalid value for BACKFILL_RATE_LIMIT: \"" + v + "\"")
+          .withHint("use a non-negative number of rows per second, or DEFAULT");
+    }
+    return new Statement.AlterBackfillRateLimit(t.get(3).identifier(), OptionalLong.of(n));
   }
 
   private static Statement cancel(List<Token> t) {

@@ -8,16 +8,19 @@ import java.sql.SQLException;
 import java.sql.SQLWarning;
 import java.sql.Statement;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * SHOW JOBS, rw_catalog.rw_ddl_progress, CANCEL JOBS and Ctrl-C of a foreground CREATE MATERIALIZED
  * VIEW, with the in-memory cluster holding jobs so that the test drives progress.
  */
+@Timeout(value = 120, unit = TimeUnit.SECONDS) // a held job left behind must not hang the build
 class ProgressSurfaceTest {
   private static TestCluster cluster;
 
@@ -144,6 +147,50 @@ class ProgressSurfaceTest {
                   st,
                   "SELECT s.live_rows FROM rw_catalog.rw_table_stats s JOIN rw_catalog.rw_tables t ON s.id = t.id WHERE t.name = 'src'"))
           .containsExactly("100");
+    }
+  }
+
+  @Test
+  void alterBackfillRateLimitThrottlesOnlyACreatingView() throws Exception {
+    try (Connection c = cluster.connect(false);
+        Statement st = c.createStatement()) {
+      st.execute("SET BACKGROUND_DDL = true");
+      st.execute("SET backfill_rate_limit = 50");
+      st.execute("CREATE MATERIALIZED VIEW throttled AS SELECT id FROM src");
+      long id = onlyJobId(st);
+      try {
+        alterWhileCreating(st, id);
+      } finally {
+        cluster.cluster.finishJob(id);
+      }
+    }
+  }
+
+  private static void alterWhileCreating(Statement st, long id) throws SQLException {
+    assertThat(cluster.cluster.backfillRateLimit((int) id)).isEqualTo(OptionalLong.of(50));
+    st.execute("ALTER MATERIALIZED VIEW throttled SET BACKFILL_RATE_LIMIT = 0");
+    assertThat(cluster.cluster.backfillRateLimit((int) id)).isEqualTo(OptionalLong.of(0));
+    st.execute("ALTER MATERIALIZED VIEW throttled SET BACKFILL_RATE_LIMIT TO DEFAULT");
+    assertThat(cluster.cluster.backfillRateLimit((int) id)).isEmpty();
+    assertThatThrownBy(
+            () -> st.execute("ALTER MATERIALIZED VIEW throttled SET BACKFILL_RATE_LIMIT = -1"))
+        .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("22023"));
+  }
+
+  @Test
+  void alterBackfillRateLimitOfACreatedOrUnknownViewFails() throws Exception {
+    try (Connection c = cluster.connect(false);
+        Statement st = c.createStatement()) {
+      st.execute("SET BACKGROUND_DDL = true");
+      st.execute("CREATE MATERIALIZED VIEW created_mv AS SELECT id FROM src");
+      cluster.cluster.finishJob(onlyJobId(st));
+      assertThatThrownBy(
+              () -> st.execute("ALTER MATERIALIZED VIEW created_mv SET BACKFILL_RATE_LIMIT = 5"))
+          .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("55000"))
+          .hasMessageContaining("already created");
+      assertThatThrownBy(
+              () -> st.execute("ALTER MATERIALIZED VIEW nosuch SET BACKFILL_RATE_LIMIT = 5"))
+          .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("42P01"));
     }
   }
 }

@@ -186,7 +186,7 @@ class SqlSurfaceTest {
           CREATE TABLE t3 (a INT DEFAULT 1)                                 | column DEFAULT (column "a") is not supported
           CREATE TABLE t4 (a INT) WITH (connector = 'kafka')                | CREATE TABLE with WITH
           CREATE SOURCE k WITH (connector = 'kafka')                        | connector 'kafka'
-          ALTER TABLE base ADD COLUMN c INT                                 | ALTER statement is not supported
+          ALTER TABLE base ADD COLUMN c INT                                 | ALTER statement (only ALTER MATERIALIZED VIEW ... SET BACKFILL_RATE_LIMIT) is not supported
           TRUNCATE base                                                     | TRUNCATE statement is not supported
           COPY base FROM STDIN                                              | COPY statement is not supported
           DROP VIEW v                                                       | DROP VIEW is not supported

@@ -99,6 +99,10 @@ class StatementParserTest {
     assertThat(parse("SET application_name = 'PostgreSQL JDBC Driver'"))
         .isEqualTo(new Statement.SetVar("application_name", "PostgreSQL JDBC Driver"));
     assertThat(parse("FLUSH")).isEqualTo(new Statement.Flush());
+    assertThat(parse("ALTER MATERIALIZED VIEW mv SET BACKFILL_RATE_LIMIT = 100"))
+        .isEqualTo(new Statement.AlterBackfillRateLimit("mv", java.util.OptionalLong.of(100)));
+    assertThat(parse("alter materialized view mv set backfill_rate_limit to default"))
+        .isEqualTo(new Statement.AlterBackfillRateLimit("mv", java.util.OptionalLong.empty()));
     assertThat(parse("CANCEL JOBS 1001, 1002"))
         .isEqualTo(new Statement.CancelJobs(List.of(1001L, 1002L)));
     assertThat(parse("BEGIN")).isEqualTo(new Statement.NoOp("BEGIN"));
