@@ -32,6 +32,11 @@ public final class ArrangementBackfillExecutor implements Executor, AutoCloseabl
     source.bind(loop.scan());
   }
 
+  /** The per-vnode snapshot positions (for tools and benchmarks; actor thread only). */
+  public dev.tideway.backfill.core.SnapshotScan scan() {
+    return loop.scan();
+  }
+
   @Override
   public Schema schema() {
     return loop.schema();

@@ -94,6 +94,11 @@ public final class SnapshotBackfillExecutor implements Executor, AutoCloseable {
     this.schema = ctx.upstreamTable().outputSchema();
   }
 
+  /** The per-vnode snapshot positions (for tools and benchmarks; actor thread only). */
+  public dev.tideway.backfill.core.SnapshotScan scan() {
+    return scan;
+  }
+
   @Override
   public Schema schema() {
     return schema;

@@ -10,15 +10,19 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * For each kind: an MV created over a table that keeps receiving random inserts, updates (some
  * changing the pk) and deletes equals, at every committed epoch, the batch recomputation of the
- * table restricted to what the committed backfill state says was emitted — and the whole table
- * once finished. Replay a failure with the seed in its message.
+ * table restricted to what the committed backfill state says was emitted — and the whole table once
+ * finished. Replay a failure with the seed in its message.
  */
 class BackfillMatchesBatchRecomputationTest {
   static final BackfillOptions OPTIONS = BackfillOptions.DEFAULT.withChunkRows(16);
 
   @ParameterizedTest(name = "{0} seed {1}")
   @CsvSource({
-    "ARRANGEMENT, 1", "ARRANGEMENT, 2", "NO_SHUFFLE, 3", "NO_SHUFFLE, 4", "SNAPSHOT, 5",
+    "ARRANGEMENT, 1",
+    "ARRANGEMENT, 2",
+    "NO_SHUFFLE, 3",
+    "NO_SHUFFLE, 4",
+    "SNAPSHOT, 5",
     "SNAPSHOT, 6"
   })
   void mvEqualsBatchRecomputationAtEveryCommittedEpoch(BackfillKind kind, long seed) {

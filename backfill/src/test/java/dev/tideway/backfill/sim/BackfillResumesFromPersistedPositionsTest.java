@@ -9,8 +9,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * Killing every actor several times during backfill (recovery from the committed epoch, uncommitted
  * state dropped): each actor resumes from its persisted positions and reports its persisted row
- * count (checked in the world on every recovery), committed progress never goes backwards, and
- * the final MV is exact.
+ * count (checked in the world on every recovery), committed progress never goes backwards, and the
+ * final MV is exact.
  */
 class BackfillResumesFromPersistedPositionsTest {
   @ParameterizedTest(name = "{0} seed {1}")
@@ -27,8 +27,7 @@ class BackfillResumesFromPersistedPositionsTest {
         epochs++;
         if (epochs % 7 == 0 && w.kills() < 5) {
           w.kill();
-          resumedAboveZero +=
-              w.restoredRows().values().stream().filter(r -> r > 0).count();
+          resumedAboveZero += w.restoredRows().values().stream().filter(r -> r > 0).count();
         }
         assertThat(epochs).as("seed %s: backfill did not finish", seed).isLessThan(600);
       }

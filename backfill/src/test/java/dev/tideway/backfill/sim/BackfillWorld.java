@@ -40,10 +40,10 @@ import java.util.concurrent.CompletableFuture;
  * A seeded, single-threaded world: one upstream table writer, backfill actors of one kind (each
  * owning some vnodes, fed through a hash-dispatch of the writer's chunks), an MV sink, and a commit
  * loop that syncs each checkpoint and commits it, sometimes one or two barriers late. After every
- * commit it checks the MV against the batch recomputation of the table at that epoch, restricted
- * to what the persisted backfill state says was emitted (exactly the whole table once finished),
- * and that committed progress reports never go backwards. {@link #kill()} is a recovery: every
- * actor is dropped, uncommitted state cleared, and everything rebuilt from the committed epoch.
+ * commit it checks the MV against the batch recomputation of the table at that epoch, restricted to
+ * what the persisted backfill state says was emitted (exactly the whole table once finished), and
+ * that committed progress reports never go backwards. {@link #kill()} is a recovery: every actor is
+ * dropped, uncommitted state cleared, and everything rebuilt from the committed epoch.
  */
 public final class BackfillWorld implements AutoCloseable {
   public static final int STATE_TABLE_ID = 20;
@@ -305,14 +305,27 @@ public final class BackfillWorld implements AutoCloseable {
       TreeMap<Long, Row> extra = new TreeMap<>(sink.committed());
       expected.keySet().forEach(extra::remove);
       throw new AssertionError(
-          "seed " + seed() + " kind " + kind + " epoch " + epoch + ": MV differs, expected "
-              + expected.size() + " rows, got " + sink.committed().size() + "; missing "
-              + head(missing) + " extra " + head(extra));
+          "seed "
+              + seed()
+              + " kind "
+              + kind
+              + " epoch "
+              + epoch
+              + ": MV differs, expected "
+              + expected.size()
+              + " rows, got "
+              + sink.committed().size()
+              + "; missing "
+              + head(missing)
+              + " extra "
+              + head(extra));
     }
   }
 
   private static String head(TreeMap<Long, Row> m) {
-    return m.size() <= 5 ? m.toString() : m.headMap(m.keySet().stream().skip(5).findFirst().get()) + "...";
+    return m.size() <= 5
+        ? m.toString()
+        : m.headMap(m.keySet().stream().skip(5).findFirst().get()) + "...";
   }
 
   private final Map<Long, Integer> vnodeCache = new HashMap<>();
@@ -398,8 +411,14 @@ public final class BackfillWorld implements AutoCloseable {
       long reported = first.get(first.size() - 1).rows();
       if (reported != restoredRows.get(a)) {
         throw new AssertionError(
-            "seed " + seed() + ": actor " + (100 + a) + " restarted at " + reported
-                + " rows but persisted " + restoredRows.get(a));
+            "seed "
+                + seed()
+                + ": actor "
+                + (100 + a)
+                + " restarted at "
+                + reported
+                + " rows but persisted "
+                + restoredRows.get(a));
       }
     }
     lastEpoch = initial.curr();

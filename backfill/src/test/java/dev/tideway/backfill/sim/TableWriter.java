@@ -22,8 +22,8 @@ import java.util.TreeMap;
 /**
  * The upstream table and the actor writing it (a DML plus materialize): random inserts, updates
  * (some changing the pk) and deletes as an exact change log, written to storage through a {@link
- * StateTable} and kept in a model with one copy per closed epoch (the batch recomputation the MV
- * is checked against).
+ * StateTable} and kept in a model with one copy per closed epoch (the batch recomputation the MV is
+ * checked against).
  */
 public final class TableWriter {
   public static final TableDesc TABLE =
