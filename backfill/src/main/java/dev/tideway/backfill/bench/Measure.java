@@ -45,7 +45,7 @@ final class Measure {
     out.printf("backfill_ms=%d%n", backfillNanos / 1_000_000);
     out.printf("writer_ms_excluded=%d%n", writerNanos / 1_000_000);
     out.printf("progress_samples=%d%n", samples);
-    if (logDoneMs >= 0 && finishMs >= 0) {
+    if (logDoneMs > finishMs && finishMs >= 0) {
       out.printf("log_store_catch_up_ms=%d%n", logDoneMs - finishMs);
     }
     out.printf("eta_at_50pct_s=%d%n", etaAt50Seconds);
