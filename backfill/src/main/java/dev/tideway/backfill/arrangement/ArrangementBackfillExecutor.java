@@ -27,9 +27,16 @@ public final class ArrangementBackfillExecutor implements Executor, AutoCloseabl
   private final UpstreamMergeBackfill loop;
 
   public ArrangementBackfillExecutor(BackfillContext ctx) {
-    ReplicaSnapshotSource source = new ReplicaSnapshotSource(ctx.store(), ctx.upstreamTable());
-    this.loop = new UpstreamMergeBackfill(ctx, source, "arrangement backfill");
-    source.bind(loop.scan());
+    this.loop =
+        new UpstreamMergeBackfill(
+            ctx,
+            new ReplicaSnapshotSource(ctx.store(), ctx.upstreamTable()),
+            "arrangement backfill");
+  }
+
+  /** The per-vnode snapshot positions (for tools and benchmarks; actor thread only). */
+  public dev.tideway.backfill.core.SnapshotScan scan() {
+    return loop.scan();
   }
 
   @Override

@@ -1,10 +1,12 @@
 package dev.tideway.backfill.core;
 
-/** Opens snapshot cursors at a read position; what "the snapshot" is depends on the kind. */
+/** Opens snapshot cursors; what "the snapshot" is depends on the kind. */
 public interface SnapshotReader {
   /**
-   * Rows of {@code vnode} with storage key at or after {@code startKey} (inclusive) and before the
-   * end of the vnode.
+   * Rows with storage key in {@code [startKey, endKey)} (a run of vnodes) at {@link #readEpoch}.
    */
-  SnapshotCursor open(int vnode, byte[] startKey);
+  SnapshotCursor open(byte[] startKey, byte[] endKey);
+
+  /** The epoch whose table a cursor opened now reflects. */
+  long readEpoch();
 }

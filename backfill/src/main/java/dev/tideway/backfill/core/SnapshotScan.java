@@ -13,9 +13,10 @@ import java.util.BitSet;
 
 /**
  * The snapshot side of a backfill: the {@link VnodeProgress} of every owned vnode and the read of
- * the next rows in (vnode, pk) order. Vnodes are read one after another in ascending order; a
- * cursor stays open on the current vnode until {@link #invalidate()} (the snapshot moved to a new
- * epoch) or until the vnode is exhausted. When moving to the next vnode, the next cursor is opened
+ * the next rows in (vnode, pk) order, which is storage key order. One cursor covers a run of
+ * consecutive owned vnodes (a storage range open is costly, so the scan opens as few as it can) and
+ * stays open until the run is exhausted or {@link #invalidate()}; a moving snapshot carries it to
+ * the next epoch with {@link #extend}. When moving to the next run, the next cursor is opened
  * before the previous one is closed, so a fixed-epoch snapshot keeps its version pinned.
  *
  * <p>Invariant: a row of vnode v is {@link #isVisible visible} downstream exactly when the vnode is
@@ -36,6 +37,13 @@ public final class SnapshotScan implements AutoCloseable {
 
   private SnapshotCursor cursor;
   private SnapshotCursor retiring;
+
+  /** Index into {@link #vnodes} of the last vnode of the open cursor's run. */
+  private int runEnd;
+
+  private byte[] cursorFrom;
+  private byte[] cursorTo;
+  private long cursorEpoch;
   private long totalRows;
 
   public SnapshotScan(UpstreamTable table, int[] vnodes) {
@@ -109,43 +117,83 @@ public final class SnapshotScan implements AutoCloseable {
 
   /**
    * Reads up to {@code max} snapshot rows into {@code out} as inserts of the output columns,
-   * advancing the positions; returns the rows read (fewer only when the snapshot is exhausted).
+   * advancing the positions; returns the rows read (fewer only when the snapshot is exhausted). One
+   * cursor covers a run of consecutive owned vnodes; a vnode is completed when the cursor moves
+   * past it.
    */
   public int read(SnapshotReader reader, StreamChunkBuilder out, int max) {
     int n = 0;
     while (n < max && idx < vnodes.length) {
-      int v = vnodes[idx];
       if (cursor == null) {
-        cursor = reader.open(v, startKey(v));
-        closeRetiring();
+        openRun(reader);
       }
+      int v = vnodes[idx];
       byte[] lastKey = null;
       int k = 0;
-      while (n + k < max && cursor.next()) {
+      boolean more;
+      while ((more = n + k < max) && cursor.next()) {
+        byte[] key = cursor.key();
+        int kv = Keys.vnode(key);
+        if (kv != v) {
+          flush(v, lastKey, k);
+          n += k;
+          k = 0;
+          lastKey = null;
+          while (vnodes[idx] < kv) {
+            completeCurrent();
+          }
+          v = kv;
+        }
         Row row = cursor.row();
         for (int c = 0; c < outputColumns.length; c++) {
           out.column(c).append(row.get(outputColumns[c]));
         }
         out.appendOp(Op.INSERT);
-        lastKey = cursor.key();
+        lastKey = key;
         k++;
       }
-      if (k > 0) {
-        progress[v] = progress[v].advance(Keys.pk(lastKey), k);
-        dirty.set(v);
-      }
+      flush(v, lastKey, k);
       n += k;
-      if (n < max) { // the cursor ran out: the vnode is complete
-        progress[v] = progress[v].complete();
-        dirty.set(v);
+      if (more) { // the cursor ran out: the rest of the run is complete
+        while (idx <= runEnd) {
+          completeCurrent();
+        }
         retiring = cursor;
         cursor = null;
-        idx++;
+      } else if (lastKey != null) {
+        cursorFrom = Arrays.copyOf(lastKey, lastKey.length + 1);
       }
     }
     closeRetiring();
     totalRows += n;
     return n;
+  }
+
+  private void flush(int v, byte[] lastKey, int k) {
+    if (k > 0) {
+      progress[v] = progress[v].advance(Keys.pk(lastKey), k);
+      dirty.set(v);
+      cursorFrom = Arrays.copyOf(lastKey, lastKey.length + 1);
+    }
+  }
+
+  private void completeCurrent() {
+    int v = vnodes[idx];
+    progress[v] = progress[v].complete();
+    dirty.set(v);
+    idx++;
+  }
+
+  private void openRun(SnapshotReader reader) {
+    runEnd = idx;
+    while (runEnd + 1 < vnodes.length && vnodes[runEnd + 1] == vnodes[runEnd] + 1) {
+      runEnd++;
+    }
+    cursorFrom = startKey(vnodes[idx]);
+    cursorTo = Keys.prefixEnd(Keys.vnodePrefix(table.tableId(), vnodes[runEnd]));
+    cursor = reader.open(cursorFrom, cursorTo);
+    cursorEpoch = reader.readEpoch();
+    closeRetiring();
   }
 
   private byte[] startKey(int vnode) {
@@ -154,6 +202,36 @@ public final class SnapshotScan implements AutoCloseable {
       return table.keyAfter(vnode, ip.pos());
     }
     return Keys.vnodePrefix(table.tableId(), vnode);
+  }
+
+  /** True while a cursor is open (it reflects {@link #cursorEpoch()}). */
+  public boolean hasCursor() {
+    return cursor != null;
+  }
+
+  /** The epoch whose table the open cursor reflects. */
+  public long cursorEpoch() {
+    return cursorEpoch;
+  }
+
+  /** The first key the open cursor has not returned yet (inclusive). */
+  public byte[] cursorFrom() {
+    return cursorFrom;
+  }
+
+  /** The end of the open cursor's range (exclusive). */
+  public byte[] cursorTo() {
+    return cursorTo;
+  }
+
+  /**
+   * Carries the open cursor to {@code epoch}: {@code newer} holds the upstream changes in the
+   * cursor's remaining range between {@link #cursorEpoch()} and {@code epoch}.
+   */
+  public void extend(java.util.NavigableMap<byte[], Row> newer, long epoch) {
+    Checks.checkState(cursor != null, "no open cursor to extend");
+    cursor = OverlayCursor.over(cursor, newer);
+    cursorEpoch = epoch;
   }
 
   /** Closes the open cursor: the next read reopens at the current position. */

@@ -1,8 +1,8 @@
 package dev.tideway.backfill.merge;
 
 import dev.tideway.backfill.core.SnapshotReader;
+import dev.tideway.backfill.core.UpstreamReplica;
 import dev.tideway.barrier.message.Barrier;
-import dev.tideway.common.chunk.StreamChunk;
 
 /**
  * The snapshot an upstream-merge backfill reads: the upstream table as of the read epoch, which is
@@ -13,13 +13,14 @@ public interface SnapshotSource extends SnapshotReader, AutoCloseable {
   /** The first barrier: the read epoch becomes its {@code prev}. */
   void start(Barrier first);
 
-  /** An upstream chunk of epoch {@code epoch} (the last barrier's {@code curr}) arrived. */
-  default void onUpstreamChunk(StreamChunk chunk, long epoch) {}
+  /** The replica of upstream changes the merge loop keeps (arrangement reads merge it). */
+  default void bindReplica(UpstreamReplica replica) {}
 
   /** A later barrier: the read epoch becomes its {@code prev}. */
   void onBarrier(Barrier b);
 
   /** The epoch snapshot reads see. */
+  @Override
   long readEpoch();
 
   /** False while the snapshot at the read epoch cannot be read yet. */

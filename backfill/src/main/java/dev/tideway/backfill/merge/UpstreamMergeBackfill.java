@@ -3,6 +3,7 @@ package dev.tideway.backfill.merge;
 import dev.tideway.backfill.core.BackfillContext;
 import dev.tideway.backfill.core.ChunkMarker;
 import dev.tideway.backfill.core.SnapshotScan;
+import dev.tideway.backfill.core.UpstreamReplica;
 import dev.tideway.backfill.ratelimit.BackfillControl;
 import dev.tideway.backfill.state.BackfillStateTable;
 import dev.tideway.backfill.upstream.Upstream;
@@ -53,10 +54,14 @@ import java.util.List;
  * thread).
  */
 public final class UpstreamMergeBackfill implements Executor, AutoCloseable {
+  /** Replica size above which the open cursor is reopened instead of carried (bounds memory). */
+  private static final long MAX_REPLICA_ENTRIES = 200_000;
+
   private final BackfillContext ctx;
   private final String name;
   private final SnapshotSource source;
   private final SnapshotScan scan;
+  private final UpstreamReplica replica;
   private final ChunkMarker marker;
   private final BackfillControl control;
   private final Upstream upstream;
@@ -83,6 +88,8 @@ public final class UpstreamMergeBackfill implements Executor, AutoCloseable {
     this.name = name;
     this.source = source;
     this.scan = new SnapshotScan(ctx.upstreamTable(), ctx.vnodeList());
+    this.replica = new UpstreamReplica(ctx.upstreamTable());
+    source.bindReplica(replica);
     this.marker = new ChunkMarker(ctx.upstreamTable());
     this.control =
         new BackfillControl(
@@ -194,7 +201,7 @@ public final class UpstreamMergeBackfill implements Executor, AutoCloseable {
       out.add(Message.of(ctx.upstreamTable().project(chunk)));
       return;
     }
-    source.onUpstreamChunk(chunk, epochCurr);
+    replica.record(chunk, epochCurr, scan);
     if (scan.exhausted()) {
       flushBuffered();
       out.add(Message.of(ctx.upstreamTable().project(chunk)));
@@ -255,7 +262,7 @@ public final class UpstreamMergeBackfill implements Executor, AutoCloseable {
         ctx.reporter().update(b.epoch(), source.readEpoch(), scan.totalRows());
       }
       source.onBarrier(b);
-      scan.invalidate();
+      carryCursor();
     }
     ctx.state().commit(b.curr(), b.prev());
     control.onBarrier(b);
@@ -263,6 +270,25 @@ public final class UpstreamMergeBackfill implements Executor, AutoCloseable {
     rowsThisEpoch = 0;
     epochCurr = b.curr();
     out.add(b);
+  }
+
+  /**
+   * Moves the open cursor to the new read epoch by merging the replica's changes after the cursor's
+   * epoch (reopening a storage range is costly), or closes it when the replica grew past {@link
+   * #MAX_REPLICA_ENTRIES}; then forgets replica epochs nothing needs any more: committed ones that
+   * the open cursor already reflects.
+   */
+  private void carryCursor() {
+    long read = source.readEpoch();
+    if (scan.hasCursor()) {
+      if (replica.size() > MAX_REPLICA_ENTRIES) {
+        scan.invalidate();
+      } else {
+        scan.extend(
+            replica.view(scan.cursorFrom(), scan.cursorTo(), scan.cursorEpoch(), read), read);
+      }
+    }
+    replica.dropThrough(Math.min(ctx.store().committedEpoch(), read));
   }
 
   private void checkVnodesUnchanged(Barrier b) {

@@ -28,6 +28,11 @@ public final class NoShuffleBackfillExecutor implements Executor, AutoCloseable 
             "no-shuffle backfill");
   }
 
+  /** The per-vnode snapshot positions (for tools and benchmarks; actor thread only). */
+  public dev.tideway.backfill.core.SnapshotScan scan() {
+    return loop.scan();
+  }
+
   @Override
   public Schema schema() {
     return loop.schema();

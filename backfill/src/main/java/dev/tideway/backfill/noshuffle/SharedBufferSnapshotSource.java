@@ -6,7 +6,6 @@ import dev.tideway.backfill.merge.SnapshotSource;
 import dev.tideway.backfill.state.UpstreamTable;
 import dev.tideway.barrier.message.Barrier;
 import dev.tideway.storage.api.KeyRange;
-import dev.tideway.storage.api.Keys;
 import dev.tideway.storage.api.LocalStateStore;
 import dev.tideway.storage.api.StateStore;
 
@@ -53,9 +52,8 @@ final class SharedBufferSnapshotSource implements SnapshotSource {
   }
 
   @Override
-  public SnapshotCursor open(int vnode, byte[] startKey) {
-    byte[] end = Keys.prefixEnd(Keys.vnodePrefix(table.tableId(), vnode));
-    return new StoreCursor(reader.iter(KeyRange.of(startKey, end)), table);
+  public SnapshotCursor open(byte[] startKey, byte[] endKey) {
+    return new StoreCursor(reader.iter(KeyRange.of(startKey, endKey)), table);
   }
 
   @Override

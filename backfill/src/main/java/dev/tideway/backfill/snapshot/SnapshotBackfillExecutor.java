@@ -19,7 +19,6 @@ import dev.tideway.common.chunk.StreamChunk;
 import dev.tideway.common.chunk.StreamChunkBuilder;
 import dev.tideway.common.types.Schema;
 import dev.tideway.storage.api.KeyRange;
-import dev.tideway.storage.api.Keys;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -94,6 +93,11 @@ public final class SnapshotBackfillExecutor implements Executor, AutoCloseable {
     this.schema = ctx.upstreamTable().outputSchema();
   }
 
+  /** The per-vnode snapshot positions (for tools and benchmarks; actor thread only). */
+  public dev.tideway.backfill.core.SnapshotScan scan() {
+    return scan;
+  }
+
   @Override
   public Schema schema() {
     return schema;
@@ -159,10 +163,14 @@ public final class SnapshotBackfillExecutor implements Executor, AutoCloseable {
   private final SnapshotReader reader =
       new SnapshotReader() {
         @Override
-        public SnapshotCursor open(int vnode, byte[] startKey) {
-          byte[] end = Keys.prefixEnd(Keys.vnodePrefix(ctx.upstreamTable().tableId(), vnode));
+        public SnapshotCursor open(byte[] startKey, byte[] endKey) {
           return new StoreCursor(
-              ctx.store().iter(KeyRange.of(startKey, end), snapshotEpoch), ctx.upstreamTable());
+              ctx.store().iter(KeyRange.of(startKey, endKey), snapshotEpoch), ctx.upstreamTable());
+        }
+
+        @Override
+        public long readEpoch() {
+          return snapshotEpoch;
         }
       };
 

@@ -93,8 +93,8 @@ public final class BackfillWorld implements AutoCloseable {
       uncommittedReports[a] = new TreeMap<>();
       committedReports.add(new ArrayList<>());
     }
-    for (int v = 0; v < 256; v++) {
-      actorVnodes[v % actorCount].set(v);
+    for (int v = 0; v < 256; v++) { // odd seeds: contiguous vnode blocks (long cursor runs)
+      actorVnodes[seed % 2 == 0 ? v % actorCount : v * actorCount / 256].set(v);
     }
   }
 
