@@ -154,7 +154,8 @@ public final class HashJoinExecutor implements Executor {
             StateTables.codecs(
                 tableId, types, pk, Collections.nCopies(pk.length, OrderType.ASC), keys));
     VnodeHasher vnode = new VnodeHasher(keyTypes, keyPos);
-    return new Side(input, new JoinSideState(t, keys, input.schema().types(), vnode, cacheUnits, bits));
+    return new Side(
+        input, new JoinSideState(t, keys, input.schema().types(), vnode, cacheUnits, bits));
   }
 
   @Override
