@@ -109,10 +109,10 @@ public final class NexmarkBenchmark implements Benchmark {
             .toList();
     try (Storage store = StateStores.open("memory://", StorageOptions.defaults())) {
       TrackedNexmarkSource source = new TrackedNexmarkSource();
-      TwoFragmentJob q7 = new TwoFragmentJob();
+      TwoFragmentJob job = new TwoFragmentJob(query, parallelism);
       ExecutorBuilders builders =
           ExecutorBuilders.of(
-              source, new StatelessBuilder(), new StatefulBuilder(), q7.mergeBuilder());
+              source, new StatelessBuilder(), new StatefulBuilder(), job.mergeBuilder());
       List<BarrierInbox> inboxes = new ArrayList<>();
       Map<Integer, Executor> roots = new LinkedHashMap<>();
       for (int k = 0; k < parallelism; k++) {
@@ -122,16 +122,15 @@ public final class NexmarkBenchmark implements Benchmark {
         Executor chain =
             ExecutorChains.build(
                 builders, ctx(actorId, inbox, splitIds.get(k), clock, store), plan);
-        roots.put(actorId, query.twoFragments() ? q7.dispatch(actorId, chain) : chain);
+        roots.put(actorId, query.twoFragments() ? job.dispatch(actorId, chain) : chain);
       }
       StreamPlanNode view = plan;
       if (query.twoFragments()) {
-        view = query == NexmarkQuery.Q5 ? TwoFragmentJob.q5Plan() : TwoFragmentJob.q7Plan();
-        BarrierInbox none = new BarrierInbox(TwoFragmentJob.QUERY_ACTOR);
-        roots.put(
-            TwoFragmentJob.QUERY_ACTOR,
-            ExecutorChains.build(
-                builders, ctx(TwoFragmentJob.QUERY_ACTOR, none, null, clock, store), view));
+        view = job.queryPlan();
+        for (int id : job.queryActorIds()) {
+          BarrierInbox none = new BarrierInbox(id);
+          roots.put(id, ExecutorChains.build(builders, ctx(id, none, null, clock, store), view));
+        }
       }
       BarrierDriver driver = new BarrierDriver(inboxes, roots.keySet(), store, clock, intervalMs);
       List<StreamActor> actors = new ArrayList<>();
@@ -210,7 +209,7 @@ public final class NexmarkBenchmark implements Benchmark {
     out.printf(
         "mode=%s%n",
         query.twoFragments()
-            ? "two-fragment (P source StreamActors -> local broadcast channels -> 1 query StreamActor)"
+            ? new TwoFragmentJob(query, parallelism).mode()
             : "chain-per-split (P StreamActors, no exchange)");
     out.printf("warmup=one raw and one engine run over min(1M, events/5) events first%n");
     out.printf("sink=%s%n", query.materialized() ? "materialize" : "blackhole");

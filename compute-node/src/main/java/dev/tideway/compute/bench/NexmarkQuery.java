@@ -118,7 +118,7 @@ enum NexmarkQuery {
                   ref(5),
                   ref(6)));
       case Q2 -> q2(src);
-      case Q5, Q7 -> TwoFragmentJob.sourcePlan(src);
+      case Q5, Q7 -> TwoFragmentJob.sourcePlan(this, src);
     };
   }
 

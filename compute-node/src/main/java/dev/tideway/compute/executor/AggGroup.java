@@ -38,9 +38,23 @@ final class AggGroup {
   /**
    * Per MIN/MAX call: multiplicities of values of the group's multiset this executor read or wrote
    * since the group was cached (a write-through cache: each entry equals the call table's row), or
-   * null for other calls. Cleared when it outgrows its bound at a barrier.
+   * null for other calls. Dropped, least recently used group first, when all groups together hold
+   * too many at a barrier.
    */
   final HashMap<Object, long[]>[] valueCounts;
+
+  /** Values held in {@link #valueCounts}. */
+  long valueUnits() {
+    long n = 0;
+    for (HashMap<Object, long[]> m : valueCounts) {
+      n += m == null ? 0 : m.size();
+    }
+    return n;
+  }
+
+  void dropValueCounts() {
+    java.util.Arrays.fill(valueCounts, null);
+  }
 
   @SuppressWarnings("unchecked")
   AggGroup(Row key, int calls) {

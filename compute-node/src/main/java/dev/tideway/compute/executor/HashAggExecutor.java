@@ -35,25 +35,37 @@ import java.util.Map;
  * changes on barriers.
  *
  * <p>Overview. Each visible input row updates its group's {@link AggGroup} (row count, one
- * accumulator per call). MIN and MAX also keep the multiset of their input values in a call state
- * table ({@code group key, value → multiplicity}, the value ordered ASC for MIN and DESC for MAX),
- * so when the current extreme is deleted the next barrier re-reads the first value of the group's
- * prefix. On a barrier every group changed in the epoch writes its state row to the intermediate
- * state table and emits the difference to what it emitted before: {@code +} for a new group, {@code
- * -} for a group whose rows are all gone, {@code U-}/{@code U+} for a changed result. Then the
- * state tables seal the epoch and the barrier follows the changes.
+ * accumulator per call). MIN and MAX with a call state table in the plan also keep the multiset of
+ * their input values there ({@code group key, value → multiplicity}, the value ordered ASC for MIN
+ * and DESC for MAX), so when the current extreme is deleted the next barrier re-reads the first
+ * value of the group's prefix; each cached group also caches the multiplicities it read or wrote,
+ * and a {@link KeyFilter} makes the first insert of a value a blind write. A MIN/MAX without a call
+ * table is append-only (as the planner declares it for an append-only input): its value lives in
+ * the intermediate row alone and a retraction fails the actor. On a barrier every group changed in
+ * the epoch writes its state row to the intermediate state table and emits the difference to what
+ * it emitted before: {@code +} for a new group, {@code -} for a group whose rows are all gone,
+ * {@code U-}/{@code U+} for a changed result. Then the state tables seal the epoch and the barrier
+ * follows the changes.
  *
  * <p>State layouts (derived here; the plan's {@link TableDesc}s give the table ids):
  *
  * <pre>
  * intermediate: group keys…, row_count bigint, per call: count bigint | sum acc, non_null bigint
  *               (SUM, AVG) | current value (MIN, MAX);   pk = group keys, distributed by them
- * call i (MIN/MAX): group keys…, value, multiplicity bigint;   pk = group keys, value
+ * call i (MIN/MAX, retractable): group keys…, value, multiplicity bigint;   pk = group keys, value
  * </pre>
  *
  * <p>Cache: groups live in an LRU map of at most {@code cacheCapacity} groups between epochs; a
- * group not in it is loaded from the intermediate table. During an epoch the groups changed in it
- * are all kept (they are flushed at the barrier), so the bound holds at barriers.
+ * group not in it is loaded from the intermediate table (no read for a group the key filter never
+ * saw). During an epoch the groups changed in it are all kept (they are flushed at the barrier), so
+ * the bound holds at barriers. The first barrier drops every cached group and rebuilds the filters
+ * from the tables, so a rebuilt (recovered) executor starts cold.
+ *
+ * <p>Yielding: after each input chunk {@code next} returns an empty chunk instead of pulling on
+ * until the barrier. A parent with two inputs ({@link HashJoinExecutor}) so gets control back and
+ * pulls its other input in between; otherwise, with both inputs fed by one upstream through bounded
+ * channels, the other input's channel fills while this executor drains a whole epoch, the upstream
+ * blocks on it, and this input never sees its barrier.
  *
  * <p>A global aggregation (no group keys) has one group that always exists: it emits its first row
  * on the first barrier (count 0, other results NULL), as SQL's {@code SELECT count(*) FROM t}
@@ -95,6 +107,9 @@ public final class HashAggExecutor implements Executor {
 
   private boolean started;
 
+  /** The empty chunk returned after each input chunk (see the class comment). */
+  private final StreamChunk yieldChunk;
+
   /** The barrier to emit after the changes chunk just returned. */
   private Barrier pendingBarrier;
 
@@ -113,8 +128,8 @@ public final class HashAggExecutor implements Executor {
   /** Bits of each key filter by default: 2^22 (512 KiB). */
   public static final int DEFAULT_FILTER_BITS = 22;
 
-  /** Values of one group's MIN/MAX call kept with their multiplicities across a barrier. */
-  static final int VALUE_CACHE_PER_GROUP = 4096;
+  /** MIN/MAX value multiplicities all cached groups keep across a barrier. */
+  static final int VALUE_CACHE_UNITS = 1 << 20;
 
   /**
    * An aggregation caching up to {@code cacheCapacity} groups between epochs, with key filters of
@@ -155,14 +170,13 @@ public final class HashAggExecutor implements Executor {
       accTypes[i] = AggCalls.accumulatorType(c, argTypes[i]);
       out.add(Field.of(c.kind().name().toLowerCase() + "_" + i, c.returnType()));
       stateTypes.addAll(callStateTypes(c, i));
-      if (AggCalls.isExtreme(c.kind())) {
-        TableDesc t = plan.callStateTables().get(i);
-        Checks.checkArgument(
-            t != null, "%s: %s call %s needs a call state table for its values", info, c.kind(), i);
+      TableDesc t = plan.callStateTables().get(i);
+      if (AggCalls.isExtreme(c.kind()) && t != null) {
         callTables[i] = openCallTable(store, t.tableId(), keyTypes, c.kind(), argTypes[i]);
       }
     }
     this.schema = new Schema(out);
+    this.yieldChunk = new StreamChunkBuilder(schema.types(), 1).build();
     int[] keyPos = range(groupKeys.length);
     this.intermediate =
         StateTables.open(
@@ -239,6 +253,7 @@ public final class HashAggExecutor implements Executor {
       if (m instanceof Message.Chunk c) {
         Checks.checkState(started, "%s: chunk before the first barrier", info);
         apply(c.chunk());
+        return Message.of(yieldChunk);
       } else if (m instanceof Barrier b) {
         boolean first = !started || b.kind() == BarrierKind.INITIAL;
         StreamChunk changes = onBarrier(b);
@@ -292,7 +307,29 @@ public final class HashAggExecutor implements Executor {
         Checks.checkState(
             g.nonNull[c] >= 0, "%s: group %s call %s retracted more than added", info, g.key, c);
       }
-      default -> applyExtreme(g, c, v, sign);
+      default -> {
+        if (callTables[c] != null) {
+          applyExtreme(g, c, v, sign);
+        } else {
+          applyAppendOnlyExtreme(g, c, v, sign);
+        }
+      }
+    }
+  }
+
+  /** MIN/MAX without a call table: the plan declared its input append-only. */
+  private void applyAppendOnlyExtreme(AggGroup g, int c, Object v, int sign) {
+    Checks.checkState(
+        sign > 0,
+        "%s: %s call %s has no value table (the plan declared its input append-only) but"
+            + " group %s retracts value %s",
+        info,
+        calls.get(c).kind(),
+        c,
+        g.key,
+        v);
+    if (AggCalls.better(calls.get(c).kind(), argTypes[c], v, g.acc[c])) {
+      g.acc[c] = v;
     }
   }
 
@@ -482,9 +519,6 @@ public final class HashAggExecutor implements Executor {
     for (int c = 0; c < calls.size(); c++) {
       if (g.valueCounts[c] != null) {
         g.valueCounts[c].values().removeIf(n -> n[0] == 0);
-        if (g.valueCounts[c].size() > VALUE_CACHE_PER_GROUP) {
-          g.valueCounts[c] = null; // bound the cache; the filter and the table still answer
-        }
       }
     }
   }
@@ -538,11 +572,23 @@ public final class HashAggExecutor implements Executor {
     }
   }
 
+  /** Trims the group cache to its capacity and the value caches to {@link #VALUE_CACHE_UNITS}. */
   private void evict() {
     Iterator<Map.Entry<Row, AggGroup>> it = cache.entrySet().iterator();
     while (cache.size() > cacheCapacity && it.hasNext()) {
       it.next();
       it.remove();
+    }
+    long values = 0;
+    for (AggGroup g : cache.values()) {
+      values += g.valueUnits();
+    }
+    for (AggGroup g : cache.values()) {
+      if (values <= VALUE_CACHE_UNITS) {
+        break;
+      }
+      values -= g.valueUnits();
+      g.dropValueCounts(); // least recently used first; the filter and the table still answer
     }
   }
 }

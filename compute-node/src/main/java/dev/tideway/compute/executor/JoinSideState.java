@@ -22,8 +22,9 @@ import java.util.Map;
  * inside an epoch and is trimmed, least recently used key first, at barriers ({@link #evict}).
  *
  * <p>Reads avoided: a probe of a key the filter has never seen matches nothing without a scan, and
- * a write whose key is cached or unseen knows the row's multiplicity without a point read. Only a
- * write of an uncached key the filter may hold reads the table ({@code get} of the one row).
+ * a write whose key is cached or unseen knows the row's multiplicity without a read. A write of an
+ * uncached key the filter may hold loads the key (one prefix scan), so later writes to it are free
+ * too.
  *
  * <p>Rows of a side with a DECIMAL or float column are neither cached nor filtered (Java equality
  * differs from key equality there, see {@link KeyFilter#exact}): every probe scans, every write
@@ -101,7 +102,12 @@ final class JoinSideState {
     if (filter != null && !filter.mayContain(key)) {
       return Collections.emptyMap();
     }
-    e = new LinkedHashMap<>();
+    return load(key);
+  }
+
+  /** Reads every row under {@code key}; caches them when the side's types allow. */
+  private LinkedHashMap<Row, long[]> load(Row key) {
+    LinkedHashMap<Row, long[]> e = new LinkedHashMap<>();
     try (StateTable.CloseableRows rs = table.iter(keyVnode.vnode(key), key)) {
       while (rs.hasNext()) {
         Row stored = rs.next();
@@ -121,6 +127,9 @@ final class JoinSideState {
    */
   boolean apply(Row key, Row row, int sign) {
     LinkedHashMap<Row, long[]> e = cache.get(key);
+    if (e == null && filter != null && filter.mayContain(key)) {
+      e = load(key); // a key this side holds (or a false positive): cache it for later writes
+    }
     long old;
     if (e != null) {
       long[] c = e.get(row);

@@ -2,6 +2,7 @@ package dev.tideway.compute.executor;
 
 import static dev.tideway.compute.testing.Drain.chunk;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tideway.barrier.executor.ExecutorInfo;
 import dev.tideway.barrier.message.Message;
@@ -168,6 +169,72 @@ class HashAggExecutorTest {
                   U+ 1 2 10 1 9 5.0000000000000000
                   -  2 1 2  2 2 2.0000000000000000
                   """));
+    }
+  }
+
+  /** group by $0: max($1) with no value table, as planned over an append-only input. */
+  static StreamNode.HashAgg appendOnlyMax() {
+    return new StreamNode.HashAgg(
+        List.of(0),
+        List.of(
+            AggCall.of(AggKind.MAX, new ExprNode.InputRef(1, DataType.BIGINT), DataType.BIGINT)),
+        table(10),
+        Map.of());
+  }
+
+  @Test
+  void anAppendOnlyMaxKeepsItsValueInTheGroupRowAlone() {
+    try (Storage store = StateStores.open("memory://", StorageOptions.defaults())) {
+      MockSource src = MockSource.of("bigint", "bigint");
+      src.pushBarrier(Epochs.of(1)).pushChunk("+ 1 5\n+ 1 3").pushBarrier(Epochs.of(2));
+      src.pushChunk("+ 1 8\n+ 1 2").pushBarrier(Epochs.of(3));
+      assertThat(run(store, src, appendOnlyMax(), 100))
+          .containsExactly(
+              "B1",
+              chunk("bigint bigint\n+ 1 5"),
+              "B2",
+              chunk("bigint bigint\nU- 1 5\nU+ 1 8"),
+              "B3");
+    }
+  }
+
+  @Test
+  void anAppendOnlyMaxFailsOnARetractionNamingTheCallAndGroup() {
+    try (Storage store = StateStores.open("memory://", StorageOptions.defaults())) {
+      MockSource src = MockSource.of("bigint", "bigint");
+      src.pushBarrier(Epochs.of(1)).pushChunk("+ 1 5\n- 1 5").pushBarrier(Epochs.of(2));
+      assertThatThrownBy(() -> run(store, src, appendOnlyMax(), 100))
+          .hasMessageContaining("MAX call 0")
+          .hasMessageContaining("append-only")
+          .hasMessageContaining("retracts value 5");
+    }
+  }
+
+  @Test
+  void aTinyKeyFilterAnswersMaybeAndTheStateStillDecides() {
+    // 64 filter bits over many groups and values: nearly every lookup is a false "maybe", so
+    // each new group and value is read from state; results equal the big-filter run's
+    for (int bits : new int[] {6, 22}) {
+      try (Storage store = StateStores.open("memory://", StorageOptions.defaults())) {
+        MockSource src = MockSource.of("bigint", "bigint");
+        StringBuilder rows = new StringBuilder();
+        for (int i = 0; i < 200; i++) {
+          rows.append("+ ").append(i % 50).append(' ').append(i).append('\n');
+        }
+        src.pushBarrier(Epochs.of(1)).pushChunk(rows.toString()).pushBarrier(Epochs.of(2));
+        src.pushChunk("- 7 107\n- 7 157").pushBarrier(Epochs.of(3));
+        List<Message> out =
+            Drain.all(new HashAggExecutor(INFO, src, plan(List.of(0)), store, 4, bits));
+        assertThat(Drain.chunks(out).get(1))
+            .as("filter 2^%s bits", bits)
+            .isEqualTo(
+                Chunks.parse(
+                    """
+                    bigint bigint numeric bigint bigint numeric
+                    U- 7 4 328 7 157 82.0000000000000000
+                    U+ 7 2 64  7 57  32.0000000000000000
+                    """));
+      }
     }
   }
 }

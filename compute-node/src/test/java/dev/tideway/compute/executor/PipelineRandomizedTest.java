@@ -170,7 +170,7 @@ class PipelineRandomizedTest {
   /** A built filter → project → agg → materialize chain: its source and its last executor. */
   private record AggPipeline(MockSource source, Executor last) {}
 
-  private static AggPipeline buildAgg(Storage store, int cacheCapacity) {
+  private static AggPipeline buildAgg(Storage store, int cacheCapacity, int filterBits) {
     MockSource src = MockSource.of("bigint", "bigint", "bigint");
     ExprNode pred =
         call(
@@ -205,7 +205,8 @@ class PipelineRandomizedTest {
             HashAggExecutorTest.table(50),
             Map.of(3, HashAggExecutorTest.table(51), 4, HashAggExecutorTest.table(52)));
     Executor agg =
-        CheckedExecutor.wrap(new HashAggExecutor(INFO, project, aggPlan, store, cacheCapacity));
+        CheckedExecutor.wrap(
+            new HashAggExecutor(INFO, project, aggPlan, store, cacheCapacity, filterBits));
     StateTable mvTable =
         StateTables.open(
             store, 53, agg.schema().types(), new int[] {0}, List.of(OrderType.ASC), new int[] {0});
@@ -221,9 +222,10 @@ class PipelineRandomizedTest {
     RandomSource random = RandomSource.seeded(seed);
     RandomTable t = new RandomTable(random.split(), 6);
     int cache = 1 + random.nextInt(4);
+    int filterBits = random.chance(0.5) ? 6 : 20; // mostly "maybe" (reads) or "never" (blind)
     int crashes = 0;
     try (Storage store = StateStores.open("memory://", StorageOptions.defaults())) {
-      AggPipeline p = buildAgg(store, cache);
+      AggPipeline p = buildAgg(store, cache, filterBits);
       List<DataType> mvTypes = p.last().schema().types();
       var codecs =
           StateTables.codecs(53, mvTypes, new int[] {0}, List.of(OrderType.ASC), new int[] {0});
@@ -244,7 +246,7 @@ class PipelineRandomizedTest {
           if (System.getProperty("tideway.debug") != null) {
             System.err.println("DEBUG CRASH");
           }
-          p = buildAgg(store, cache);
+          p = buildAgg(store, cache, filterBits);
           epoch++;
           p.source()
               .pushBarrier(
@@ -305,56 +307,107 @@ class PipelineRandomizedTest {
   /** {@code SELECT * FROM l JOIN r ON l.x = r.x AND l.y < r.y}, materialized by (l.id, r.id). */
   @Test
   void joinWithConditionMaterializeEqualsBatchRecomputationAtEveryEpoch() throws Exception {
+    int crashes = 0;
     for (long seed : seeds()) {
       try {
-        runJoin(seed);
+        crashes += runJoin(seed);
       } catch (AssertionError | RuntimeException e) {
         throw new AssertionError("seed=" + seed + " (replay with -Dtideway.seed=" + seed + ")", e);
       }
     }
+    if (System.getProperty("tideway.seed") == null) {
+      assertThat(crashes).as("the default seeds exercise recovery").isPositive();
+    }
   }
 
-  private void runJoin(long seed) throws Exception {
+  /** A built join → materialize chain: its two sources and its last executor. */
+  private record JoinPipeline(MockSource left, MockSource right, Executor last) {}
+
+  private static JoinPipeline buildJoin(Storage store, long cacheUnits, int filterBits) {
+    MockSource l = MockSource.of("bigint", "bigint", "bigint");
+    MockSource r = MockSource.of("bigint", "bigint", "bigint");
+    StreamNode.HashJoin plan =
+        new StreamNode.HashJoin(
+            JoinType.INNER,
+            List.of(1),
+            List.of(1),
+            Optional.of(call(FunctionKind.LESS_THAN, DataType.BOOLEAN, ref(2), ref(5))),
+            HashAggExecutorTest.table(60),
+            HashAggExecutorTest.table(61));
+    Executor join =
+        CheckedExecutor.wrap(
+            new HashJoinExecutor(
+                INFO,
+                CheckedExecutor.wrap(l),
+                CheckedExecutor.wrap(r),
+                plan,
+                store,
+                cacheUnits,
+                filterBits));
+    List<DataType> types = join.schema().types();
+    int[] pk = {0, 3};
+    List<OrderType> orders = List.of(OrderType.ASC, OrderType.ASC);
+    Executor mat =
+        CheckedExecutor.wrap(
+            new MaterializeExecutor(
+                INFO, join, StateTables.open(store, 62, types, pk, orders, pk)));
+    return new JoinPipeline(l, r, mat);
+  }
+
+  /**
+   * Each seed picks a cache of 1 to 8 units (so keys are evicted at almost every barrier) and a key
+   * filter of 64 bits (mostly "maybe": the read paths) or 2^20 bits (mostly "never": the blind
+   * paths); crashes now and then mid-epoch as the agg pipeline does, so a rebuilt join must not
+   * trust anything its predecessor cached.
+   */
+  private int runJoin(long seed) throws Exception {
     RandomSource random = RandomSource.seeded(seed);
     RandomTable lt = new RandomTable(random.split(), 4);
     RandomTable rt = new RandomTable(random.split(), 4);
+    long cacheUnits = 1 + random.nextInt(8);
+    int filterBits = random.chance(0.5) ? 6 : 20;
+    int crashes = 0;
     try (Storage store = StateStores.open("memory://", StorageOptions.defaults())) {
-      MockSource l = MockSource.of("bigint", "bigint", "bigint");
-      MockSource r = MockSource.of("bigint", "bigint", "bigint");
-      StreamNode.HashJoin plan =
-          new StreamNode.HashJoin(
-              JoinType.INNER,
-              List.of(1),
-              List.of(1),
-              Optional.of(call(FunctionKind.LESS_THAN, DataType.BOOLEAN, ref(2), ref(5))),
-              HashAggExecutorTest.table(60),
-              HashAggExecutorTest.table(61));
-      Executor join =
-          CheckedExecutor.wrap(
-              new HashJoinExecutor(
-                  INFO, CheckedExecutor.wrap(l), CheckedExecutor.wrap(r), plan, store));
-      List<DataType> types = join.schema().types();
+      JoinPipeline p = buildJoin(store, cacheUnits, filterBits);
+      List<DataType> types = p.last().schema().types();
       int[] pk = {0, 3};
-      List<OrderType> orders = List.of(OrderType.ASC, OrderType.ASC);
-      Executor mat =
-          CheckedExecutor.wrap(
-              new MaterializeExecutor(
-                  INFO, join, StateTables.open(store, 62, types, pk, orders, pk)));
-      var codecs = StateTables.codecs(62, types, pk, orders, pk);
-      l.pushBarrier(Epochs.of(1));
-      r.pushBarrier(Epochs.of(1));
-      pullUntilBarrier(mat);
+      var codecs = StateTables.codecs(62, types, pk, List.of(OrderType.ASC, OrderType.ASC), pk);
+      long epoch = 1;
+      long committedEpoch = 0;
+      p.left().pushBarrier(Epochs.of(epoch));
+      p.right().pushBarrier(Epochs.of(epoch));
+      pullUntilBarrier(p.last());
       for (int e = 1; e <= EPOCHS; e++) {
+        List<dev.tideway.common.chunk.StreamChunk> left = new ArrayList<>();
+        List<dev.tideway.common.chunk.StreamChunk> right = new ArrayList<>();
         for (int c = random.nextInt(0, 4); c > 0; c--) {
-          l.pushChunk(lt.nextChunk());
+          left.add(lt.nextChunk());
         }
         for (int c = random.nextInt(0, 4); c > 0; c--) {
-          r.pushChunk(rt.nextChunk());
+          right.add(rt.nextChunk());
         }
-        l.pushBarrier(Epochs.of(e + 1));
-        r.pushBarrier(Epochs.of(e + 1));
-        Barrier b = pullUntilBarrier(mat);
+        left.forEach(p.left()::pushChunk);
+        right.forEach(p.right()::pushChunk);
+        if (committedEpoch > 0 && random.chance(0.25)) {
+          while (p.last().next() != null) {} // processed with a warm cache, never committed
+          store.clearUncommitted();
+          crashes++;
+          p = buildJoin(store, cacheUnits, filterBits);
+          epoch++;
+          Barrier init =
+              new Barrier(
+                  new EpochPair(Epochs.of(epoch), committedEpoch), BarrierKind.INITIAL, null);
+          p.left().pushBarrier(init);
+          p.right().pushBarrier(init);
+          assertThat(pullUntilBarrier(p.last()).kind()).isEqualTo(BarrierKind.INITIAL);
+          left.forEach(p.left()::pushChunk);
+          right.forEach(p.right()::pushChunk);
+        }
+        p.left().pushBarrier(Epochs.of(++epoch));
+        p.right().pushBarrier(Epochs.of(epoch));
+        Barrier b = pullUntilBarrier(p.last());
         checkpoint(store, b);
+        committedEpoch = b.prev();
         List<Row> expected = new ArrayList<>();
         for (Row a : lt.rows.values()) {
           for (Row c : rt.rows.values()) {
@@ -367,10 +420,11 @@ class PipelineRandomizedTest {
           }
         }
         assertThat(committed(store, 62, codecs, b.prev()))
-            .as("epoch %s", e)
+            .as("epoch %s (cache %s units, filter 2^%s bits)", e, cacheUnits, filterBits)
             .containsExactlyInAnyOrderElementsOf(expected);
       }
     }
+    return crashes;
   }
 
   // ---------------------------------------------------------------- helpers

@@ -18,6 +18,9 @@ public final class Drain {
     Executor checked = CheckedExecutor.wrap(e);
     List<Message> out = new ArrayList<>();
     for (Message m = checked.next(); m != null; m = checked.next()) {
+      if (m instanceof Message.Chunk c && c.chunk().size() == 0) {
+        continue; // a yield (HashAgg returns one after each input chunk): carries no change
+      }
       out.add(m);
     }
     return out;
