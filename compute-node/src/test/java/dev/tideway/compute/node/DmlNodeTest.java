@@ -15,6 +15,10 @@ import dev.tideway.common.types.DataType;
 import dev.tideway.common.vnode.VirtualNode;
 import dev.tideway.common.vnode.VnodeHasher;
 import dev.tideway.compute.executor.DmlRouter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashSet;
@@ -275,5 +279,47 @@ class DmlNodeTest {
       }
     }
     return ids;
+  }
+
+  @Test
+  void theNodeServesMetricsOfItsActorsBarriersRowsAndSyncsOverHttp() throws Exception {
+    buildTable(table());
+    String before = scrape(cluster.a.httpPort());
+    write(table(), -1, List.of(), rows(0, 100));
+    barrierAndWait(2);
+    barrierAndWait(3);
+    String after = scrape(cluster.a.httpPort());
+    long atA = TestJob.SINK_ROWS.get(ACTOR_A).size();
+    assertThat(value(after, "tideway_compute_actors_running")).isEqualTo(1);
+    String dmlOut = "tideway_compute_executor_rows_out_total{kind=\"Dml\"}";
+    assertThat(value(after, dmlOut) - value(before, dmlOut)).isEqualTo(atA);
+    String matIn = "tideway_compute_executor_rows_in_total{kind=\"Materialize\"}";
+    assertThat(value(after, matIn) - value(before, matIn)).isEqualTo(atA);
+    String latency = "tideway_compute_barrier_latency_seconds_count";
+    assertThat(value(after, latency) - value(before, latency)).isEqualTo(2);
+    String sync = "tideway_compute_sync_duration_seconds_count";
+    assertThat(value(after, sync) - value(before, sync)).isEqualTo(2);
+    assertThat(after).contains("tideway_compute_exchange_outputs_waiting_credit 0.0");
+    assertThat(cluster.b.httpPort()).isNotEqualTo(cluster.a.httpPort());
+  }
+
+  /** The value of the sample line {@code name value} in a scrape (0 when absent). */
+  private static double value(String scrape, String name) {
+    return scrape
+        .lines()
+        .filter(l -> l.startsWith(name + " "))
+        .mapToDouble(l -> Double.parseDouble(l.substring(name.length() + 1).trim()))
+        .findFirst()
+        .orElse(0);
+  }
+
+  private static String scrape(int port) throws Exception {
+    HttpClient http = HttpClient.newHttpClient();
+    HttpResponse<String> r =
+        http.send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics")).build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(r.statusCode()).isEqualTo(200);
+    return r.body();
   }
 }
