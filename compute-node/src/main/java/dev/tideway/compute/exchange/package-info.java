@@ -1,9 +1,10 @@
 /**
  * Exchange: how messages cross from the actors of one fragment to those of the next. The upstream
- * actor's root is a {@link dev.tideway.compute.exchange.DispatchExecutor} that routes each message
- * through a {@link dev.tideway.compute.exchange.Dispatcher} (hash by vnode, broadcast, simple,
- * no-shuffle) into {@link dev.tideway.compute.exchange.OutputChannel}s; the downstream actor's leaf
- * is a {@link dev.tideway.compute.exchange.MergeExecutor} that polls {@link
+ * actor's root is a {@link dev.tideway.compute.exchange.DispatchExecutor} (every actor has one,
+ * with zero or more dispatchers, which change at {@code Add} and {@code Stop} barriers) that routes
+ * each message through its {@link dev.tideway.compute.exchange.Dispatcher}s (hash by vnode,
+ * broadcast, simple, no-shuffle) into {@link dev.tideway.compute.exchange.OutputChannel}s; the
+ * downstream actor's leaf is a {@link dev.tideway.compute.exchange.MergeExecutor} that polls {@link
  * dev.tideway.compute.exchange.InputChannel}s and aligns barriers with the barrier module's
  * aligner.
  *

@@ -1,5 +1,6 @@
 package dev.tideway.compute.executor;
 
+import dev.tideway.barrier.epoch.Epoch;
 import dev.tideway.common.check.Checks;
 import dev.tideway.common.row.Row;
 import dev.tideway.common.vnode.VnodeBitmap;
@@ -51,7 +52,7 @@ public final class DmlRowIds {
 
   /** Ids from now on belong to {@code epoch} (called with every barrier's {@code curr}). */
   public void enterEpoch(long epoch) {
-    long physical = epoch >>> 16;
+    long physical = Epoch.physicalMs(epoch);
     if (physical > ms) {
       ms = physical;
       seq = 0;

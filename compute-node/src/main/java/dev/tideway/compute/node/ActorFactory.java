@@ -59,6 +59,7 @@ final class ActorFactory {
   private final Clock clock;
   private final StateStore stateStore;
   private final DmlChannels dmlChannels = new DmlChannels();
+  private final ComputeMetrics metrics;
 
   /** A built actor chain: its root and the dispatch executor at the root (the same object). */
   record Built(Executor root, DispatchExecutor dispatch) {}
@@ -70,7 +71,9 @@ final class ActorFactory {
       ExchangeRegistry registry,
       Function<String, ActorRef<ExchangeMessage>> endpointOf,
       Clock clock,
-      StateStore stateStore) {
+      StateStore stateStore,
+      ComputeMetrics metrics) {
+    this.metrics = metrics;
     this.config = config;
     this.selfAddress = selfAddress;
     this.builders = builders;
@@ -106,7 +109,9 @@ final class ActorFactory {
       ds.add(dispatcher(spec.actorId(), chain.schema(), d, actorNodes));
     }
     ExecutorInfo info = new ExecutorInfo(spec.actorId(), DISPATCH_EXECUTOR_ID, "Dispatch");
-    DispatchExecutor dispatch = new DispatchExecutor(info, chain, ds, registry::removeChannel);
+    DispatchExecutor dispatch =
+        new DispatchExecutor(
+            info, metrics.countIn(chain, info.name()), ds, registry::removeChannel);
     return new Built(CheckedExecutor.wrap(dispatch), dispatch);
   }
 
@@ -132,17 +137,18 @@ final class ActorFactory {
       for (int up : ups) {
         inputs.add(input(up, spec.actorId(), nodes));
       }
-      return CheckedExecutor.wrap(new MergeExecutor(ctx.infoOf(node), node.outputSchema(), inputs));
+      return metrics.countOut(
+          CheckedExecutor.wrap(new MergeExecutor(ctx.infoOf(node), node.outputSchema(), inputs)));
     }
     List<Executor> inputs = new ArrayList<>();
     for (StreamPlanNode in : node.inputs()) {
-      inputs.add(buildNode(ctx, spec, in, nodes));
+      inputs.add(metrics.countIn(buildNode(ctx, spec, in, nodes), node.node().kindName()));
     }
     if (node.node() instanceof StreamNode.StreamScan scan) {
       inputs.add(scanUpstream(ctx, spec, node, scan, nodes));
     }
     Executor e = builders.forKind(node.node().getClass()).build(ctx, node, inputs);
-    return CheckedExecutor.wrap(e);
+    return metrics.countOut(CheckedExecutor.wrap(e));
   }
 
   /**

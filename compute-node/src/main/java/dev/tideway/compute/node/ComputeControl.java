@@ -10,6 +10,7 @@ import dev.tideway.barrier.local.SyncRequest;
 import dev.tideway.barrier.message.Barrier;
 import dev.tideway.barrier.progress.ProgressSink;
 import dev.tideway.common.check.Checks;
+import dev.tideway.common.time.Clock;
 import dev.tideway.compute.actor.ActorReporter;
 import dev.tideway.compute.actor.BarrierInbox;
 import dev.tideway.compute.actor.StreamActor;
@@ -103,12 +104,27 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
   /** The {@code curr} epoch of the latest barrier injected in this generation, or -1. */
   private long injectedCurr = -1;
 
+  private final ComputeMetrics metrics;
+  private final Clock clock;
+
+  /** When each in-flight epoch ({@code curr}) was injected here, for the latency histogram. */
+  private final Map<Long, Long> injectedAtNanos = new HashMap<>();
+
+  /** When each running checkpoint sync ({@code curr}) started. */
+  private final Map<Long, Long> syncStartedNanos = new HashMap<>();
+
   /** Where completions and failures go: the replyTo of the latest meta command. */
   private ActorRef<ComputeEvent> meta;
 
   static Behavior<ComputeCommand> create(
-      int nodeId, ActorFactory factory, ExchangeRegistry reg, StateStore store) {
-    return Behaviors.setup(ctx -> new ComputeControl(ctx, nodeId, factory, reg, store));
+      int nodeId,
+      ActorFactory factory,
+      ExchangeRegistry reg,
+      StateStore store,
+      ComputeMetrics metrics,
+      Clock clock) {
+    return Behaviors.setup(
+        ctx -> new ComputeControl(ctx, nodeId, factory, reg, store, metrics, clock));
   }
 
   private ComputeControl(
@@ -116,8 +132,12 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
       int nodeId,
       ActorFactory factory,
       ExchangeRegistry reg,
-      StateStore store) {
+      StateStore store,
+      ComputeMetrics metrics,
+      Clock clock) {
     super(ctx);
+    this.metrics = metrics;
+    this.clock = clock;
     this.store = store;
     subscribeToPeerLoss(ctx);
     this.nodeId = nodeId;
@@ -174,6 +194,7 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
     peerActorNodes.putAll(cmd.actorNodes());
     attach.forEach(Runnable::run);
     built.forEach(StreamActor::start);
+    metrics.actorsRunning(actors.size());
     cmd.replyTo().tell(new ComputeEvent.Ack(nodeId, cmd.requestId()));
     return this;
   }
@@ -262,6 +283,7 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
 
   private Behavior<ComputeCommand> onInject(Inject cmd) {
     meta = cmd.replyTo();
+    injectedAtNanos.put(cmd.inject().barrier().curr(), clock.nanoTime());
     barriers.inject(cmd.inject());
     injectedCurr = cmd.inject().barrier().curr();
     replayEarlyReports();
@@ -303,6 +325,8 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
     barriers.reset(cmd.generation());
     early.clear();
     injectedCurr = -1;
+    injectedAtNanos.clear();
+    syncStartedNanos.clear();
     cmd.replyTo().tell(new ComputeEvent.Ack(nodeId, cmd.requestId()));
     return this;
   }
@@ -340,6 +364,10 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
   }
 
   private Behavior<ComputeCommand> onSyncFinished(SyncFinished e) {
+    Long started = syncStartedNanos.remove(e.curr());
+    if (started != null) {
+      metrics.syncFinished(clock.nanoTime() - started);
+    }
     barriers.onSyncCompleted(e.curr(), e.generation(), e.result());
     return this;
   }
@@ -416,6 +444,7 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
     dispatches.remove(actorId);
     factory.dmlChannels().removeActor(actorId);
     registry.removeActor(actorId);
+    metrics.actorsRunning(actors.size());
   }
 
   /** Progress from actor threads becomes messages to this actor (same order as their barriers). */
@@ -462,6 +491,8 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
   public void sync(SyncRequest request) {
     long curr = request.epoch().curr();
     long gen = request.generation();
+    collectedAll(curr);
+    syncStartedNanos.put(curr, clock.nanoTime());
     ActorRef<ComputeCommand> self = getContext().getSelf();
     if (store == null) {
       // No state store: nothing to write; answer as a message, the manager expects it later.
@@ -489,8 +520,17 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
     return new SyncResult<>(List.copyOf(r.ssts()), deltas);
   }
 
+  /** Every actor here collected epoch {@code curr}: observe its inject → collect latency. */
+  private void collectedAll(long curr) {
+    Long injected = injectedAtNanos.remove(curr);
+    if (injected != null) {
+      metrics.barrierCollected(clock.nanoTime() - injected);
+    }
+  }
+
   @Override
   public void completed(BarrierCompleted<Object> completed) {
+    collectedAll(completed.epoch().curr()); // a barrier without sync; no-op after a sync
     if (meta != null) {
       meta.tell(new ComputeEvent.Completed(completed));
     }

@@ -2,12 +2,15 @@ package dev.tideway.compute.node;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import dev.tideway.common.exec.Threads;
 import dev.tideway.common.time.Clock;
 import dev.tideway.compute.actor.ExecutorBuilders;
 import dev.tideway.compute.exchange.ExchangeEndpoint;
 import dev.tideway.compute.exchange.ExchangeRegistry;
 import dev.tideway.compute.exchange.RemoteInput;
 import dev.tideway.storage.api.StateStore;
+import io.prometheus.metrics.exporter.httpserver.HTTPServer;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -47,13 +50,22 @@ public final class ComputeNode implements AutoCloseable {
   private final ExchangeRegistry exchange;
   private final String address;
 
+  /** Null when {@code http-port} is -1 (no metrics endpoint). */
+  private final HTTPServer http;
+
+  private final ComputeMetrics metrics;
+
   private ComputeNode(
       ComputeNodeConfig config,
       ActorSystem<Void> system,
       CuratorFramework zk,
       ZkClusterJoin join,
       ActorRef<ComputeCommand> control,
-      ExchangeRegistry exchange) {
+      ExchangeRegistry exchange,
+      ComputeMetrics metrics,
+      HTTPServer http) {
+    this.metrics = metrics;
+    this.http = http;
     this.config = config;
     this.system = system;
     this.zk = zk;
@@ -91,6 +103,7 @@ public final class ComputeNode implements AutoCloseable {
         CuratorFrameworkFactory.newClient(cfg.zookeeper(), new ExponentialBackoffRetry(200, 10));
     zk.start();
     ActorSystem<Void> system = null;
+    HTTPServer http = null;
     try {
       if (!zk.blockUntilConnected((int) cfg.joinTimeoutMs(), TimeUnit.MILLISECONDS)) {
         throw new IllegalStateException("ZooKeeper " + cfg.zookeeper() + " unreachable");
@@ -98,17 +111,24 @@ public final class ComputeNode implements AutoCloseable {
       LOG.info("node {}: connected to ZooKeeper {}", cfg.nodeId(), cfg.zookeeper());
       CompletableFuture<ActorRef<ComputeCommand>> controlRef = new CompletableFuture<>();
       ExchangeRegistry registry = new ExchangeRegistry();
+      ComputeMetrics metrics = new ComputeMetrics(registry);
       system =
           ActorSystem.create(
-              guardian(cfg, builders, clock, stateStore, registry, controlRef), SYSTEM_NAME, pekko);
+              guardian(cfg, builders, clock, stateStore, registry, metrics, controlRef),
+              SYSTEM_NAME,
+              pekko);
       ActorRef<ComputeCommand> control = controlRef.get(30, TimeUnit.SECONDS);
+      http = startHttp(cfg, metrics);
       LOG.info("node {}: actor system up at {}, joining", cfg.nodeId(), system.address());
       ZkClusterJoin join = new ZkClusterJoin(zk, cfg.zkRoot());
       Cluster cluster = Cluster.get(Adapter.toClassic(system));
       join.join(cluster, cluster.selfUniqueAddress().longUid(), cfg.joinTimeoutMs());
       LOG.info("node {}: Up in the cluster", cfg.nodeId());
-      return new ComputeNode(cfg, system, zk, join, control, registry);
+      return new ComputeNode(cfg, system, zk, join, control, registry, metrics, http);
     } catch (Exception | Error e) {
+      if (http != null) {
+        http.close();
+      }
       if (system != null) {
         system.terminate();
       }
@@ -117,12 +137,31 @@ public final class ComputeNode implements AutoCloseable {
     }
   }
 
+  /** Serves {@code /metrics} on {@code http-host:http-port}; null when the port is -1. */
+  private static HTTPServer startHttp(ComputeNodeConfig cfg, ComputeMetrics metrics)
+      throws IOException {
+    if (cfg.httpPort() < 0) {
+      return null;
+    }
+    HTTPServer http =
+        HTTPServer.builder()
+            .hostname(cfg.httpHost())
+            .port(cfg.httpPort())
+            .registry(metrics.registry())
+            .executorService(Threads.fixedPool("compute-http-" + cfg.nodeId(), 1))
+            .buildAndStart();
+    LOG.info(
+        "node {}: metrics on http://{}:{}/metrics", cfg.nodeId(), cfg.httpHost(), http.getPort());
+    return http;
+  }
+
   private static Behavior<Void> guardian(
       ComputeNodeConfig cfg,
       ExecutorBuilders builders,
       Clock clock,
       StateStore stateStore,
       ExchangeRegistry registry,
+      ComputeMetrics metrics,
       CompletableFuture<ActorRef<ComputeCommand>> controlRef) {
     return Behaviors.setup(
         ctx -> {
@@ -136,13 +175,15 @@ public final class ComputeNode implements AutoCloseable {
                   registry,
                   peer -> resolver.resolveActorRef(peer + "/user/" + ExchangeEndpoint.NAME),
                   clock,
-                  stateStore);
+                  stateStore,
+                  metrics);
           ctx.spawn(
               ExchangeEndpoint.create(registry, c -> new RemoteInput(c, cfg.creditWindow())),
               ExchangeEndpoint.NAME);
           controlRef.complete(
               ctx.spawn(
-                  ComputeControl.create(cfg.nodeId(), factory, registry, stateStore),
+                  ComputeControl.create(
+                      cfg.nodeId(), factory, registry, stateStore, metrics, clock),
                   ComputeControl.NAME));
           return Behaviors.empty();
         });
@@ -167,6 +208,16 @@ public final class ComputeNode implements AutoCloseable {
     return exchange;
   }
 
+  /** The node's metrics (also served on {@code /metrics}). */
+  public ComputeMetrics metrics() {
+    return metrics;
+  }
+
+  /** The port {@code /metrics} is served on, or -1 when the endpoint is off. */
+  public int httpPort() {
+    return http == null ? -1 : http.getPort();
+  }
+
   public ActorSystem<Void> system() {
     return system;
   }
@@ -180,6 +231,9 @@ public final class ComputeNode implements AutoCloseable {
   @Override
   public void close() throws Exception {
     try {
+      if (http != null) {
+        http.close();
+      }
       join.close();
       zk.close();
       Cluster.get(Adapter.toClassic(system))

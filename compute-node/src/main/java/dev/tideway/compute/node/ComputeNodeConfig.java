@@ -10,7 +10,9 @@ import dev.tideway.common.check.Checks;
  * @param nodeId this node's id in barrier messages (unique in the cluster)
  * @param host the address Artery binds and advertises
  * @param port the Artery port (0 = pick a free one, tests)
- * @param httpPort the metrics/admin HTTP port
+ * @param httpHost the address the metrics/admin HTTP server binds
+ * @param httpPort the metrics/admin HTTP port ({@code /metrics}); 0 picks a free one, -1 turns the
+ *     server off
  * @param zookeeper ZooKeeper connect string
  * @param zkRoot the ZooKeeper path under which the cluster registers ({@code /tideway})
  * @param channelCapacity messages a local channel holds
@@ -23,6 +25,7 @@ public record ComputeNodeConfig(
     int nodeId,
     String host,
     int port,
+    String httpHost,
     int httpPort,
     String zookeeper,
     String zkRoot,
@@ -34,6 +37,10 @@ public record ComputeNodeConfig(
   public ComputeNodeConfig {
     Checks.checkArgument(
         channelCapacity >= 1, "channel-capacity must be >= 1, got %s", channelCapacity);
+    Checks.checkArgument(
+        httpPort >= -1 && httpPort <= 65535,
+        "tideway.compute.http-port must be -1 (off), 0 (any free port) or a port, got %s",
+        httpPort);
     Checks.checkArgument(creditWindow >= 1, "credit-window must be >= 1, got %s", creditWindow);
   }
 
@@ -49,6 +56,7 @@ public record ComputeNodeConfig(
         c.getInt("node-id"),
         listen[0],
         Integer.parseInt(listen[1]),
+        c.getString("http-host"),
         c.getInt("http-port"),
         c.getString("zookeeper"),
         c.getString("zookeeper-root"),

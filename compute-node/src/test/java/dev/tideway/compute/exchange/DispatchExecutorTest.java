@@ -13,8 +13,10 @@ import dev.tideway.common.chunk.Chunks;
 import dev.tideway.compute.actor.ListExecutor;
 import dev.tideway.compute.actor.TestBarriers;
 import dev.tideway.compute.actor.TestSource;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class DispatchExecutorTest {
@@ -52,5 +54,60 @@ class DispatchExecutorTest {
         .hasMessageContaining("actor 5")
         .hasMessageContaining("rescale");
     assertThat(out.size()).as("the update barrier was not forwarded").isEqualTo(1);
+  }
+
+  private static Barrier withMutation(int i, Mutation m) {
+    return new Barrier(
+        new EpochPair(TestBarriers.epoch(i), TestBarriers.epoch(i - 1)), BarrierKind.CHECKPOINT, m);
+  }
+
+  @Test
+  void anOutputAddedForNewActorsStartsWithTheirAddBarrierAndEndsAfterTheirStop() {
+    LocalChannel toSeven = new LocalChannel(ChannelId.of(5, 7), 10);
+    Message before = Message.of(Chunks.parse("+ 1 2\n"));
+    Barrier unrelatedAdd = withMutation(2, new Mutation.Add(Set.of(9), Map.of(), Map.of(), false));
+    Barrier add = withMutation(3, new Mutation.Add(Set.of(7), Map.of(), Map.of(), false));
+    Message after = Message.of(Chunks.parse("+ 3 4\n"));
+    Barrier stop = withMutation(4, new Mutation.Stop(Set.of(7)));
+    Message last = Message.of(Chunks.parse("+ 5 6\n"));
+    List<Long> closed = new ArrayList<>();
+    DispatchExecutor d =
+        new DispatchExecutor(
+            new ExecutorInfo(5, -1, "Dispatch"),
+            new ListExecutor(
+                new ExecutorInfo(5, 1, "List"),
+                TestSource.SCHEMA,
+                List.of(TestBarriers.barrier(1), before, unrelatedAdd, add, after, stop, last)),
+            List.of(),
+            closed::add);
+    d.addOnBarrier(new SimpleDispatcher(toSeven));
+    while (d.next() != null) {}
+
+    List<Message> got = new ArrayList<>();
+    Message m;
+    while ((m = toSeven.poll()) != null) {
+      got.add(m);
+    }
+    assertThat(got).containsExactly(add, after, stop);
+    assertThat(closed).containsExactly(ChannelId.of(5, 7));
+    assertThat(d.dispatcherCount()).isZero();
+  }
+
+  @Test
+  void stoppingSomeActorsOfOneDispatcherIsAScaleInAndFails() {
+    LocalChannel toSeven = new LocalChannel(ChannelId.of(5, 7), 10);
+    DispatchExecutor d =
+        new DispatchExecutor(
+            new ExecutorInfo(5, -1, "Dispatch"),
+            new ListExecutor(
+                new ExecutorInfo(5, 1, "List"),
+                TestSource.SCHEMA,
+                List.of(TestBarriers.barrier(1), withMutation(2, new Mutation.Stop(Set.of(7))))),
+            List.of(new BroadcastDispatcher(List.of(out, toSeven))),
+            c -> {});
+    d.next();
+    assertThatThrownBy(d::next)
+        .isInstanceOf(UnsupportedOperationException.class)
+        .hasMessageContaining("scale-in");
   }
 }

@@ -215,4 +215,33 @@ class DmlExecutorTest {
     }
     assertThat(ids).hasSize(99);
   }
+
+  @Test
+  void splitRoutesDeletesAndInsertsByOwnerSpreadsNullRowIdsAndNamesAnUnownedVnode() {
+    int[] owner = new int[VirtualNode.COUNT];
+    for (int v = 0; v < owner.length; v++) {
+      owner[v] = v % 2 == 0 ? 100 : 200;
+    }
+    List<DataType> types = List.of(DataType.BIGINT, DataType.BIGINT);
+    List<Row> keyed = List.of(Row.of(1L, 1L), Row.of(2L, 2L), Row.of(3L, 3L));
+    Map<Integer, DmlRouter.Part> parts =
+        DmlRouter.split(types, new int[] {0}, -1, owner, keyed, keyed);
+    for (Row r : keyed) {
+      int actor = owner[VirtualNode.of(List.of(DataType.BIGINT), Row.of(r.get(0)))];
+      assertThat(parts.get(actor).deletes()).contains(r);
+      assertThat(parts.get(actor).inserts()).contains(r);
+    }
+
+    List<Row> nullIds = List.of(Row.of(1L, null), Row.of(2L, null), Row.of(3L, null));
+    Map<Integer, DmlRouter.Part> spread =
+        DmlRouter.split(types, new int[] {1}, 1, owner, List.of(), nullIds);
+    assertThat(spread.get(100).inserts()).containsExactly(nullIds.get(0), nullIds.get(2));
+    assertThat(spread.get(200).inserts()).containsExactly(nullIds.get(1));
+
+    int[] halfKnown = owner.clone();
+    int vnode = VirtualNode.of(List.of(DataType.BIGINT), Row.of(1L));
+    halfKnown[vnode] = -1;
+    assertThatThrownBy(() -> DmlRouter.split(types, new int[] {0}, -1, halfKnown, List.of(), keyed))
+        .hasMessageContaining("row (1, 1) hashes to vnode " + vnode + ", which no actor here owns");
+  }
 }

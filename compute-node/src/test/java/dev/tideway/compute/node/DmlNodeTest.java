@@ -15,6 +15,14 @@ import dev.tideway.common.types.DataType;
 import dev.tideway.common.vnode.VirtualNode;
 import dev.tideway.common.vnode.VnodeHasher;
 import dev.tideway.compute.executor.DmlRouter;
+import dev.tideway.storage.api.KeyRange;
+import dev.tideway.storage.api.SstInfo;
+import dev.tideway.storage.api.StateIterator;
+import dev.tideway.storage.api.Storage;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashSet;
@@ -56,8 +64,12 @@ class DmlNodeTest {
   }
 
   static TableDesc table() {
+    return table(TABLE);
+  }
+
+  static TableDesc table(int id) {
     return new TableDesc(
-        TABLE,
+        id,
         "t",
         List.of(new ColumnDesc(0, "k", DataType.BIGINT), new ColumnDesc(1, "v", DataType.BIGINT)),
         List.of(ColumnOrder.asc(0)),
@@ -125,6 +137,11 @@ class DmlNodeTest {
   }
 
   static void barrierAndWait(int i) throws Exception {
+    barrierAndCollect(i);
+  }
+
+  /** Injects barrier {@code i} on both nodes; returns their completions by node id. */
+  static Map<Integer, ComputeEvent.Completed> barrierAndCollect(int i) throws Exception {
     Barrier b = barrier(cluster.epochBase, i);
     cluster.controlA.tell(
         new ComputeCommand.Inject(
@@ -136,10 +153,13 @@ class DmlNodeTest {
             new InjectBarrier(
                 2, cluster.generation, b, new int[] {ACTOR_B}, new int[] {ACTOR_B}, new int[0]),
             cluster.meta));
+    Map<Integer, ComputeEvent.Completed> out = new java.util.HashMap<>();
     for (int n = 0; n < 2; n++) {
       ComputeEvent e = cluster.take();
       assertThat(e).as("completion of barrier %s", i).isInstanceOf(ComputeEvent.Completed.class);
+      out.put(e.nodeId(), (ComputeEvent.Completed) e);
     }
+    return out;
   }
 
   /** Writes the rows through the node owning them; returns the events (one per node written). */
@@ -209,6 +229,43 @@ class DmlNodeTest {
   }
 
   @Test
+  void aWriteIsInTheTableOnceTheNextCheckpointCommits() throws Exception {
+    TableDesc t = table(TestJob.REAL_TABLES + 1);
+    buildTable(t);
+    write(t, -1, List.of(), rows(0, 100));
+    commit(barrierAndCollect(2));
+    assertThat(committedRows(t)).isEqualTo(100);
+
+    write(t, -1, rows(0, 30), List.of());
+    assertThat(committedRows(t)).as("not before the checkpoint commits").isEqualTo(100);
+    commit(barrierAndCollect(3));
+    assertThat(committedRows(t)).isEqualTo(70);
+  }
+
+  /** Commits each node's synced SSTs in its own store, as meta would in the shared one. */
+  private static void commit(Map<Integer, ComputeEvent.Completed> done) {
+    for (var e : done.entrySet()) {
+      var c = e.getValue().completed();
+      Storage s = e.getKey() == 1 ? cluster.storageA : cluster.storageB;
+      List<SstInfo> ssts = c.syncedSsts().stream().map(SstInfo.class::cast).toList();
+      s.commitEpoch(c.epoch().prev(), ssts, Map.of());
+    }
+  }
+
+  /** Rows of {@code t} both stores hold at their committed epoch. */
+  private static long committedRows(TableDesc t) {
+    long n = 0;
+    for (Storage s : List.of(cluster.storageA, cluster.storageB)) {
+      try (StateIterator it = s.iter(KeyRange.table(t.tableId()), s.committedEpoch())) {
+        while (it.next()) {
+          n++;
+        }
+      }
+    }
+    return n;
+  }
+
+  @Test
   void aWriteThatCannotBeRoutedHereIsRefusedWholeWithTheReason() throws Exception {
     buildTable(table());
     Row ofB = rows(0, 100).stream().filter(r -> owners()[vnodeOf(r)] == ACTOR_B).findFirst().get();
@@ -275,5 +332,47 @@ class DmlNodeTest {
       }
     }
     return ids;
+  }
+
+  @Test
+  void theNodeServesMetricsOfItsActorsBarriersRowsAndSyncsOverHttp() throws Exception {
+    buildTable(table());
+    String before = scrape(cluster.a.httpPort());
+    write(table(), -1, List.of(), rows(0, 100));
+    barrierAndWait(2);
+    barrierAndWait(3);
+    String after = scrape(cluster.a.httpPort());
+    long atA = TestJob.SINK_ROWS.get(ACTOR_A).size();
+    assertThat(value(after, "tideway_compute_actors_running")).isEqualTo(1);
+    String dmlOut = "tideway_compute_executor_rows_out_total{kind=\"Dml\"}";
+    assertThat(value(after, dmlOut) - value(before, dmlOut)).isEqualTo(atA);
+    String matIn = "tideway_compute_executor_rows_in_total{kind=\"Materialize\"}";
+    assertThat(value(after, matIn) - value(before, matIn)).isEqualTo(atA);
+    String latency = "tideway_compute_barrier_latency_seconds_count";
+    assertThat(value(after, latency) - value(before, latency)).isEqualTo(2);
+    String sync = "tideway_compute_sync_duration_seconds_count";
+    assertThat(value(after, sync) - value(before, sync)).isEqualTo(2);
+    assertThat(after).contains("tideway_compute_exchange_outputs_waiting_credit 0.0");
+    assertThat(cluster.b.httpPort()).isNotEqualTo(cluster.a.httpPort());
+  }
+
+  /** The value of the sample line {@code name value} in a scrape (0 when absent). */
+  private static double value(String scrape, String name) {
+    return scrape
+        .lines()
+        .filter(l -> l.startsWith(name + " "))
+        .mapToDouble(l -> Double.parseDouble(l.substring(name.length() + 1).trim()))
+        .findFirst()
+        .orElse(0);
+  }
+
+  private static String scrape(int port) throws Exception {
+    HttpClient http = HttpClient.newHttpClient();
+    HttpResponse<String> r =
+        http.send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics")).build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(r.statusCode()).isEqualTo(200);
+    return r.body();
   }
 }

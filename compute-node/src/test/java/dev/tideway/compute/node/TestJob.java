@@ -20,6 +20,7 @@ import dev.tideway.compute.actor.ExecutorBuilder;
 import dev.tideway.compute.actor.ExecutorBuilders;
 import dev.tideway.compute.actor.TestSource;
 import dev.tideway.compute.executor.build.DmlBuilder;
+import dev.tideway.compute.executor.build.StatefulBuilder;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
@@ -37,6 +38,9 @@ final class TestJob {
   static final Schema SCHEMA = TestSource.SCHEMA;
   static final int SOURCE_FRAGMENT = 1;
   static final int SINK_FRAGMENT = 2;
+
+  /** Tables with at least this id are materialized for real (in the node's state store). */
+  static final int REAL_TABLES = 600;
 
   /** Rows each sink actor received, by actor id. */
   static final Map<Integer, List<Row>> SINK_ROWS = new ConcurrentHashMap<>();
@@ -170,6 +174,9 @@ final class TestJob {
 
     @Override
     public Executor build(ExecutorBuildContext ctx, StreamPlanNode node, List<Executor> inputs) {
+      if (((StreamNode.Materialize) node.node()).table().tableId() >= REAL_TABLES) {
+        return new StatefulBuilder().build(ctx, node, inputs);
+      }
       List<Row> rows = SINK_ROWS.computeIfAbsent(ctx.actorId(), a -> new CopyOnWriteArrayList<>());
       Executor in = inputs.get(0);
       ExecutorInfo info = ctx.infoOf(node);

@@ -133,7 +133,7 @@ final class TwoNodeCluster implements AutoCloseable {
                 + nodeId
                 + ", listen = \"127.0.0.1:0\", zookeeper = \""
                 + zk.getConnectString()
-                + "\", exchange.credit-window = 8, exchange.batch-rows = 64 }\n"
+                + "\", http-port = 0, exchange.credit-window = 8, exchange.batch-rows = 64 }\n"
                 + "tideway.compute.pekko.cluster.jmx.multi-mbeans-in-same-jvm = on\n"
                 + "tideway.compute.pekko.loglevel = WARNING")
         .withFallback(ConfigFactory.load());

@@ -6,7 +6,8 @@
  * splits), {@link dev.tideway.compute.executor.build.StatelessBuilder} (Project, Filter,
  * TumbleWindow, HopWindow) and {@link dev.tideway.compute.executor.build.StatefulBuilder} (HashAgg,
  * HashJoin, Materialize; state tables opened through {@code StateTables} on the context's state
- * store).
+ * store) and {@link dev.tideway.compute.executor.build.DmlBuilder} (a table's {@code Dml} leaf,
+ * registering its channel in the node's {@code DmlChannels}).
  *
  * <p>Depends on {@code compute.actor} and {@code compute.executor}; neither depends on this
  * package. Builders are stateless and thread-safe; the executors they return are confined to the

@@ -91,7 +91,7 @@ class ExecutorBuildersChainTest {
         4, new StreamNode.Materialize(table(20, out)), agg, Schema.ofTypes(out));
   }
 
-  /** The discovered builders plus one that serves the plan's leaf from {@code src}. */
+  /** The operator builders plus one that serves the plan's (Dml) leaf from {@code src}. */
   static ExecutorBuilders builders(MockSource src) {
     ExecutorBuilder leaf =
         new ExecutorBuilder() {
@@ -105,7 +105,7 @@ class ExecutorBuildersChainTest {
             return src;
           }
         };
-    return ExecutorBuilders.discover(leaf);
+    return ExecutorBuilders.of(new StatelessBuilder(), new StatefulBuilder(), leaf);
   }
 
   @Test
