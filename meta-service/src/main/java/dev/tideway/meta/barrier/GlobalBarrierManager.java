@@ -258,7 +258,8 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
         term.epoch(),
         committed,
         tracker.jobIds().size());
-    recoverNow("meta leader elected with epoch " + term.epoch());
+    pendingReason = "meta leader elected with epoch " + term.epoch();
+    recoverNow(pendingReason);
   }
 
   private BarrierConfig config(SystemParams p) {
