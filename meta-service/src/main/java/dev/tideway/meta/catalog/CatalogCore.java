@@ -71,6 +71,8 @@ public final class CatalogCore {
         return DdlDecision.reject(Reason.NOT_FOUND, "database %s does not exist", c.databaseId());
       }
       return createNamed(state, ObjectKind.SCHEMA, c.name(), c.databaseId());
+    } else if (cmd instanceof DdlCommand.CreateSource c) {
+      return createSource(c, state);
     } else if (cmd instanceof CreateStreamingJob c) {
       return new JobPlanner(codec).create(c, state, view);
     } else if (cmd instanceof Drop d) {
@@ -113,10 +115,75 @@ public final class CatalogCore {
         new DdlReply.ObjectCreated(id));
   }
 
+  private static DdlDecision createSource(DdlCommand.CreateSource c, CatalogState state) {
+    if (!exists(state, c.schemaId(), ObjectKind.SCHEMA)) {
+      return DdlDecision.reject(Reason.NOT_FOUND, "schema %s does not exist", c.schemaId());
+    }
+    ObjectKind[] relationKinds = {
+      ObjectKind.TABLE, ObjectKind.SOURCE, ObjectKind.MATERIALIZED_VIEW
+    };
+    if (state.find(c.schemaId(), c.name(), relationKinds).isPresent()) {
+      return DdlDecision.reject(Reason.ALREADY_EXISTS, "relation '%s' already exists", c.name());
+    }
+    for (int k : c.pk()) {
+      if (k < 0 || k >= c.columns().size()) {
+        return DdlDecision.reject(
+            Reason.INVALID,
+            "source '%s': pk column %s out of [0, %s)",
+            c.name(),
+            k,
+            c.columns().size());
+      }
+    }
+    int id = state.nextId().next();
+    CatalogObject source =
+        new CatalogObject(
+            id,
+            ObjectKind.SOURCE,
+            c.name(),
+            c.schemaId(),
+            0,
+            c.definition(),
+            c.columns(),
+            c.pk(),
+            c.properties(),
+            List.of(),
+            List.of());
+    return new DdlDecision(
+        List.of(
+            new CatalogChange.PutObject(source), new CatalogChange.PutNextId(new NextId(id + 1))),
+        new DdlReply.ObjectCreated(id));
+  }
+
+  /** The names of the relations (of other jobs) that declare they read {@code id}. */
+  static List<String> readersOf(CatalogState state, int id, int ownJob) {
+    List<String> out = new ArrayList<>();
+    for (CatalogObject o : state.objects().values()) {
+      if (o.dependsOn().contains(id) && (ownJob == 0 || o.jobId() != ownJob)) {
+        out.add(o.name());
+      }
+    }
+    return out;
+  }
+
   private static DdlDecision drop(Drop d, CatalogState state) {
     Optional<CatalogObject> obj = state.find(d.schemaId(), d.name(), d.kind());
     if (obj.isEmpty()) {
       return DdlDecision.reject(Reason.NOT_FOUND, "%s '%s' does not exist", d.kind(), d.name());
+    }
+    List<String> readers = readersOf(state, obj.get().id(), obj.get().jobId());
+    if (!readers.isEmpty()) {
+      return DdlDecision.reject(
+          Reason.HAS_DEPENDENTS,
+          "cannot drop %s '%s': %s read it; drop them first",
+          d.kind().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' '),
+          d.name(),
+          readers);
+    }
+    if (obj.get().catalogOnly()) {
+      return new DdlDecision(
+          List.of(new CatalogChange.DeleteObject(obj.get().id())),
+          new DdlReply.JobRemoved(0, List.of(), List.of()));
     }
     int jobId = obj.get().jobId();
     List<Integer> dependents = dependentJobs(state, jobId);
@@ -246,7 +313,8 @@ public final class CatalogCore {
 
   static CatalogObject relation(
       int id, ObjectKind kind, String name, int schemaId, int jobId, String def, TableDesc t) {
-    return new CatalogObject(id, kind, name, schemaId, jobId, def, t.columns(), t.pkIndices());
+    return new CatalogObject(id, kind, name, schemaId, jobId, def, t.columns(), t.pkIndices())
+        .withDistributionKey(t.distributionKey());
   }
 
   static List<ColumnDesc> columnsOf(StreamPlanNode n) {
