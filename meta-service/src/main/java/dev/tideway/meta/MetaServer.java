@@ -4,6 +4,7 @@ import dev.tideway.barrier.progress.JobProgress;
 import dev.tideway.common.time.Clock;
 import dev.tideway.meta.barrier.BarrierLog;
 import dev.tideway.meta.barrier.BarrierRunner;
+import dev.tideway.meta.barrier.GlobalBarrierManager;
 import dev.tideway.meta.catalog.CatalogCore;
 import dev.tideway.meta.catalog.CatalogLoader;
 import dev.tideway.meta.catalog.CatalogState;
@@ -149,6 +150,14 @@ public final class MetaServer implements MetaView, AutoCloseable {
       out.add(new Worker(n.address(), Math.max(1, n.cores())));
     }
     return out;
+  }
+
+  /**
+   * The barrier loop of the current term, while this process leads with a wired loop: feed it
+   * membership events ({@code onNodeLost}) and map barrier node ids to addresses.
+   */
+  public Optional<GlobalBarrierManager<?>> barrierManager() {
+    return Optional.ofNullable(barrier == null ? null : barrier.manager());
   }
 
   public DdlService ddl() {

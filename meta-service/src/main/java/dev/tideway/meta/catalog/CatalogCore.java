@@ -79,6 +79,8 @@ public final class CatalogCore {
       return drop(d, state);
     } else if (cmd instanceof CancelJob c) {
       return cancel(c, state);
+    } else if (cmd instanceof DdlCommand.RelocateActors) {
+      return relocate(state, view);
     } else if (cmd instanceof DdlCommand.FailJob f) {
       JobRecord job = state.jobs().get(f.jobId());
       if (job == null || job.status() != JobStatus.CREATING) {
@@ -153,6 +155,74 @@ public final class CatalogCore {
         List.of(
             new CatalogChange.PutObject(source), new CatalogChange.PutNextId(new NextId(id + 1))),
         new DdlReply.ObjectCreated(id));
+  }
+
+  /**
+   * Moves the actors of every node not among {@code view}'s workers to the least loaded live worker
+   * (actors per core), one lost node at a time, in address order.
+   */
+  private static DdlDecision relocate(CatalogState state, ClusterView view) {
+    java.util.Map<String, Integer> load = new java.util.TreeMap<>();
+    java.util.Map<String, Integer> cores = new java.util.TreeMap<>();
+    view.workers()
+        .forEach(
+            w -> {
+              load.put(w.address(), 0);
+              cores.put(w.address(), Math.max(1, w.cores()));
+            });
+    java.util.Map<String, Integer> lost = new java.util.TreeMap<>();
+    for (FragmentGraph g : state.fragments().values()) {
+      for (FragmentGraph.Actor a : g.actors()) {
+        if (load.containsKey(a.node())) {
+          load.merge(a.node(), 1, Integer::sum);
+        } else {
+          lost.merge(a.node(), 1, Integer::sum);
+        }
+      }
+    }
+    if (lost.isEmpty()) {
+      return new DdlDecision(List.of(), new DdlReply.ActorsRelocated(java.util.Map.of()));
+    }
+    if (load.isEmpty()) {
+      return DdlDecision.reject(
+          Reason.NO_COMPUTE_NODES,
+          "no compute node is registered; cannot move the actors of %s",
+          lost.keySet());
+    }
+    java.util.Map<String, String> moves = new java.util.TreeMap<>();
+    lost.forEach(
+        (node, n) -> {
+          String to =
+              load.keySet().stream()
+                  .min(
+                      java.util.Comparator.comparingDouble(
+                          w -> load.get(w) / (double) cores.get(w)))
+                  .orElseThrow();
+          moves.put(node, to);
+          load.merge(to, n, Integer::sum);
+        });
+    List<CatalogChange> changes = new ArrayList<>();
+    for (FragmentGraph g : state.fragments().values()) {
+      if (g.actors().stream().anyMatch(a -> moves.containsKey(a.node()))) {
+        List<FragmentGraph.Actor> actors =
+            g.actors().stream()
+                .map(
+                    a ->
+                        moves.containsKey(a.node())
+                            ? new FragmentGraph.Actor(
+                                a.actorId(),
+                                a.fragmentId(),
+                                moves.get(a.node()),
+                                a.vnodes(),
+                                a.upstreamActorIds())
+                            : a)
+                .toList();
+        changes.add(
+            new CatalogChange.PutFragments(
+                new FragmentGraph(g.jobId(), g.planCodec(), g.fragments(), actors)));
+      }
+    }
+    return new DdlDecision(changes, new DdlReply.ActorsRelocated(moves));
   }
 
   /** The names of the relations (of other jobs) that declare they read {@code id}. */

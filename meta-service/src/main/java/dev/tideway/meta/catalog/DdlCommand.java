@@ -100,6 +100,13 @@ public sealed interface DdlCommand {
    */
   record FailJob(int jobId, String reason) implements DdlCommand {}
 
+  /**
+   * Recovery: move every actor placed on a compute node that is no longer registered to a live node
+   * (all actors of one lost node go to the same live node, so co-located pairs stay co-located and
+   * vnode bitmaps are unchanged).
+   */
+  record RelocateActors() implements DdlCommand {}
+
   /** The barrier shell saw the job's backfill finish at a committed checkpoint. */
   record FinishJob(int jobId, byte[] progressSnapshot) implements DdlCommand {}
 

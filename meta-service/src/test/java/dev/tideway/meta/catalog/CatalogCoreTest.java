@@ -321,4 +321,25 @@ class CatalogCoreTest {
     assertThat(r).isInstanceOf(DdlReply.Rejected.class);
     assertThat(((DdlReply.Rejected) r).message()).contains("9999");
   }
+
+  @Test
+  void actorsOfALostNodeMoveTogetherToALiveNode() {
+    DdlReply.JobAccepted acc = createCountMv("mv_r", CreateType.BACKGROUND);
+    int job = acc.job().jobId();
+    assertThat(state.fragments().get(job).actors()).anyMatch(a -> a.node().equals("c1"));
+    ClusterView onlyC2 = new ClusterView(List.of(new Worker("c2", 2)), 2_000);
+
+    assertThat(run(new DdlCommand.RelocateActors(), TWO_NODES))
+        .isEqualTo(new DdlReply.ActorsRelocated(java.util.Map.of()));
+    var moved = (DdlReply.ActorsRelocated) run(new DdlCommand.RelocateActors(), onlyC2);
+    assertThat(moved.moves()).containsExactly(java.util.Map.entry("c1", "c2"));
+    FragmentGraph after = state.fragments().get(job);
+    assertThat(after.actors()).allMatch(a -> a.node().equals("c2"));
+    assertThat(after.actors().stream().map(Actor::vnodes).toList())
+        .isEqualTo(acc.graph().actors().stream().map(Actor::vnodes).toList());
+    DdlReply refused = run(new DdlCommand.RelocateActors(), new ClusterView(List.of(), 3_000));
+    assertThat(refused).isInstanceOf(DdlReply.Rejected.class);
+    assertThat(((DdlReply.Rejected) refused).reason()).isEqualTo(Reason.NO_COMPUTE_NODES);
+    assertThat(state.fragments().get(job)).isEqualTo(after);
+  }
 }
