@@ -32,6 +32,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -402,9 +403,13 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
     }
     pendingBuilds.add(g.jobId());
     long generation = core.generation();
-    deps.compute()
-        .build(g, next)
-        .whenComplete((ok, failure) -> run(() -> onBuilt(g, generation, failure)));
+    CompletableFuture<Void> built;
+    try {
+      built = deps.compute().build(g, next);
+    } catch (RuntimeException e) {
+      built = CompletableFuture.failedFuture(e);
+    }
+    built.whenComplete((ok, failure) -> run(() -> onBuilt(g, generation, failure)));
   }
 
   /**
