@@ -2,7 +2,9 @@ package dev.tideway.meta;
 
 import dev.tideway.barrier.progress.JobProgress;
 import dev.tideway.common.time.Clock;
+import dev.tideway.meta.barrier.BarrierLog;
 import dev.tideway.meta.barrier.BarrierRunner;
+import dev.tideway.meta.barrier.GlobalBarrierManager;
 import dev.tideway.meta.catalog.CatalogCore;
 import dev.tideway.meta.catalog.CatalogLoader;
 import dev.tideway.meta.catalog.CatalogState;
@@ -86,6 +88,9 @@ public final class MetaServer implements MetaView, AutoCloseable {
     this.ddl = new DdlService(store, new CatalogCore(codec), this::computeWorkers, clock);
     this.barrier = barrierWiring == null ? null : new BarrierRunner<>(barrierWiring, ddl, clock);
     this.metrics = new MetaMetrics(this);
+    if (barrier != null) {
+      barrier.observeWith(metrics);
+    }
     this.http = new MetaHttpServer(config.httpHost(), config.httpPort(), this, metrics);
     String httpAddress = http.address().getHostString() + ":" + http.address().getPort();
     this.elector =
@@ -147,6 +152,14 @@ public final class MetaServer implements MetaView, AutoCloseable {
     return out;
   }
 
+  /**
+   * The barrier loop of the current term, while this process leads with a wired loop: feed it
+   * membership events ({@code onNodeLost}) and map barrier node ids to addresses.
+   */
+  public Optional<GlobalBarrierManager<?>> barrierManager() {
+    return Optional.ofNullable(barrier == null ? null : barrier.manager());
+  }
+
   public DdlService ddl() {
     return ddl;
   }
@@ -199,6 +212,18 @@ public final class MetaServer implements MetaView, AutoCloseable {
   @Override
   public Map<Long, JobProgress> progress() {
     return barrier == null ? Map.of() : barrier.progress();
+  }
+
+  @Override
+  public List<BarrierLog.Entry> recentBarriers() {
+    var m = barrier == null ? null : barrier.manager();
+    return m == null ? List.of() : m.recentBarriers();
+  }
+
+  @Override
+  public int inflightBarriers() {
+    var m = barrier == null ? null : barrier.manager();
+    return m == null ? 0 : m.inflightBarriers();
   }
 
   @Override

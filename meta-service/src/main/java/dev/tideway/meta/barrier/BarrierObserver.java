@@ -1,5 +1,7 @@
 package dev.tideway.meta.barrier;
 
+import dev.tideway.meta.metadata.VersionPointer;
+
 /**
  * What the barrier loop reports for metrics, from its owner thread. Implementations must be cheap
  * and thread-safe (Prometheus counters and histograms are).
@@ -13,6 +15,41 @@ public interface BarrierObserver {
 
   /** A recovery started; {@code cause} is one of {@link RecoveryCause}'s labels. */
   default void onRecovery(String cause) {}
+
+  /**
+   * Checkpoint {@code epoch} is committed: the version is durable and its pointer persisted in
+   * ZooKeeper. Frontends and compute nodes learn it from here ({@code StateStore.refresh}).
+   */
+  default void onEpochCommitted(long epoch, VersionPointer pointer) {}
+
+  /** Both observers, {@code a} first. */
+  static BarrierObserver both(BarrierObserver a, BarrierObserver b) {
+    return new BarrierObserver() {
+      @Override
+      public void onCollected(String kind, double seconds) {
+        a.onCollected(kind, seconds);
+        b.onCollected(kind, seconds);
+      }
+
+      @Override
+      public void onCommitted(double seconds) {
+        a.onCommitted(seconds);
+        b.onCommitted(seconds);
+      }
+
+      @Override
+      public void onRecovery(String cause) {
+        a.onRecovery(cause);
+        b.onRecovery(cause);
+      }
+
+      @Override
+      public void onEpochCommitted(long epoch, VersionPointer pointer) {
+        a.onEpochCommitted(epoch, pointer);
+        b.onEpochCommitted(epoch, pointer);
+      }
+    };
+  }
 
   /** No metrics. */
   BarrierObserver NONE = new BarrierObserver() {};

@@ -72,10 +72,10 @@ public final class BarrierRunner<S> implements LeadershipListener {
   private volatile GlobalBarrierManager<S> current;
   private List<AutoCloseable> tasks = List.of();
 
-  /** Overrides the wiring's observer (the process's metrics); null keeps the wiring's. */
+  /** The process's metrics, observed besides the wiring's observer; null for none. */
   private volatile BarrierObserver observer;
 
-  /** Routes the barrier loop's metrics to {@code o} from the next term on. */
+  /** Also reports the barrier loop to {@code o} (metrics) from the next term on. */
   public void observeWith(BarrierObserver o) {
     this.observer = o;
   }
@@ -106,7 +106,9 @@ public final class BarrierRunner<S> implements LeadershipListener {
                 wiring.versions(),
                 ddl,
                 wiring.progressListener(),
-                observer == null ? wiring.observer() : observer,
+                observer == null
+                    ? wiring.observer()
+                    : BarrierObserver.both(observer, wiring.observer()),
                 wiring.backoff()),
             term);
     current = self[0];

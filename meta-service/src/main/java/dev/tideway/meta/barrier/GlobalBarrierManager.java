@@ -17,6 +17,7 @@ import dev.tideway.common.exec.Threads;
 import dev.tideway.common.time.Clock;
 import dev.tideway.meta.catalog.CatalogState;
 import dev.tideway.meta.catalog.DdlCommand;
+import dev.tideway.meta.catalog.DdlReply;
 import dev.tideway.meta.catalog.DdlService;
 import dev.tideway.meta.cluster.LeaderTerm;
 import dev.tideway.meta.metadata.FragmentGraph;
@@ -31,6 +32,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -125,6 +127,7 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
   private final Set<Integer> pendingBuilds = new HashSet<>();
 
   private final BarrierLog log = new BarrierLog(64);
+  private final NodeIds nodeIds = new NodeIds();
 
   /** Why the core is recovering, for the retries of {@link #recoverNow}. */
   private String pendingReason = "waiting for actors to recover";
@@ -189,6 +192,24 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
         });
   }
 
+  /**
+   * The cluster lost the compute node at {@code address} (membership, from any thread): if it runs
+   * actors, a global recovery starts; it relocates the node's actors once its registration is gone.
+   */
+  public void onNodeLost(String address, String reason) {
+    run(
+        () -> {
+          nodeIds
+              .idOf(address)
+              .ifPresent(
+                  nodeId -> {
+                    if (core != null) {
+                      core.onNodeLost(nodeId, address + ": " + reason);
+                    }
+                  });
+        });
+  }
+
   /** The progress of every creating job at the last commit. */
   public Map<Long, JobProgress> progress() {
     return latest;
@@ -202,6 +223,11 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
   public List<String> computeNodes() {
     CatalogState k = known;
     return k == null ? List.of() : List.copyOf(Topologies.nodeIds(k).keySet());
+  }
+
+  /** The address of the node an {@code InjectBarrier} of this term names, if known. */
+  public Optional<String> nodeAddress(int nodeId) {
+    return nodeIds.addressOf(nodeId);
   }
 
   /** Barriers injected and not yet collected from every node. */
@@ -258,7 +284,8 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
         term.epoch(),
         committed,
         tracker.jobIds().size());
-    recoverNow("meta leader elected with epoch " + term.epoch());
+    pendingReason = "meta leader elected with epoch " + term.epoch();
+    recoverNow(pendingReason);
   }
 
   private BarrierConfig config(SystemParams p) {
@@ -291,8 +318,7 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
     if (!core.isRecovering()) {
       return;
     }
-    Topology topology = Topologies.of(known);
-    if (topology.size() == 0) {
+    if (Topologies.of(known).size() == 0) {
       return;
     }
     long now = deps.clock().currentTimeMillis();
@@ -313,6 +339,10 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
     recoveryStreak++;
     nextRecoveryAtMs = now + deps.backoff().delayMs(recoveryStreak);
     pendingBuilds.clear(); // the reset builds every actor of every graph
+    if (!relocateLostNodes()) {
+      return;
+    }
+    Topology topology = Topologies.of(known, nodeIds.assign(known));
     try {
       deps.compute().reset(core.generation(), core.committedEpoch(), known);
     } catch (RuntimeException e) {
@@ -373,9 +403,13 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
     }
     pendingBuilds.add(g.jobId());
     long generation = core.generation();
-    deps.compute()
-        .build(g, next)
-        .whenComplete((ok, failure) -> run(() -> onBuilt(g, generation, failure)));
+    CompletableFuture<Void> built;
+    try {
+      built = deps.compute().build(g, next);
+    } catch (RuntimeException e) {
+      built = CompletableFuture.failedFuture(e);
+    }
+    built.whenComplete((ok, failure) -> run(() -> onBuilt(g, generation, failure)));
   }
 
   /**
@@ -418,8 +452,9 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
 
   /** The topology of every job whose actors run (those still being built left out). */
   private Topology runningTopology() {
+    Map<String, Integer> ids = nodeIds.assign(known);
     if (pendingBuilds.isEmpty()) {
-      return Topologies.of(known);
+      return Topologies.of(known, ids);
     }
     Map<Integer, FragmentGraph> running = new HashMap<>(known.fragments());
     pendingBuilds.forEach(running::remove);
@@ -430,7 +465,33 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
             known.jobs(),
             running,
             known.versionPointer(),
-            known.nextId()));
+            known.nextId()),
+        ids);
+  }
+
+  /**
+   * Moves the actors of compute nodes that are no longer registered to live ones (one fenced write,
+   * through the DDL service), so the reset rebuilds them there. False when that failed: the
+   * recovery is retried after the backoff.
+   */
+  private boolean relocateLostNodes() {
+    try {
+      DdlReply r = deps.ddl().submit(new DdlCommand.RelocateActors()).get(30, TimeUnit.SECONDS);
+      if (r instanceof DdlReply.Rejected rej) {
+        pendingReason = "reset failed: " + rej.message();
+        LOG.warn("recovery #{}: cannot relocate actors: {}", recoveries, rej.message());
+        return false;
+      }
+      if (r instanceof DdlReply.ActorsRelocated moved && !moved.moves().isEmpty()) {
+        LOG.warn("recovery #{}: actors of lost nodes move: {}", recoveries, moved.moves());
+        known = deps.ddl().snapshot().orElse(known);
+      }
+      return true;
+    } catch (Exception e) {
+      pendingReason = "reset failed: relocating actors: " + e;
+      LOG.warn("recovery #{}: relocating actors failed", recoveries, e);
+      return false;
+    }
   }
 
   private void onDecision(BarrierDecision<S> d) {
@@ -497,6 +558,7 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
     nextRecoveryAtMs = 0;
     log.committed(c.epoch().curr(), deps.clock().currentTimeMillis());
     deps.observer().onCommitted((deps.clock().nanoTime() - t0) / 1e9);
+    deps.observer().onEpochCommitted(c.committedEpoch(), v.pointer());
     if (u.checkpointNeeded()) {
       core.requestForceCheckpoint();
     }

@@ -13,9 +13,10 @@ import java.util.TreeSet;
 
 /**
  * The barrier topology of a catalog, derived purely from the persisted fragment graphs: node ids
- * are the 1-based positions of the node addresses in sorted order (stable across leaders); barriers
- * are sent to the actors of fragments without an in-job upstream (sources, scans) and collected
- * from every actor; a checkpoint syncs the state tables of the fragments on each node.
+ * are the 1-based positions of the node addresses in sorted order, or (the barrier loop) ids that
+ * stay fixed for a leader term ({@link NodeIds}); barriers are sent to the actors of fragments
+ * without an in-job upstream (sources, scans) and collected from every actor; a checkpoint syncs
+ * the state tables of the fragments on each node.
  */
 public final class Topologies {
   private Topologies() {}
@@ -32,7 +33,11 @@ public final class Topologies {
   }
 
   public static Topology of(CatalogState state) {
-    Map<String, Integer> ids = nodeIds(state);
+    return of(state, nodeIds(state));
+  }
+
+  /** The topology of {@code state} with the given node ids (every actor's node must have one). */
+  public static Topology of(CatalogState state, Map<String, Integer> ids) {
     Map<Integer, List<Integer>> send = new TreeMap<>();
     Map<Integer, List<Integer>> collect = new TreeMap<>();
     Map<Integer, TreeSet<Integer>> tables = new TreeMap<>();

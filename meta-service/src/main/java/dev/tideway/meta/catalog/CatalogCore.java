@@ -71,12 +71,16 @@ public final class CatalogCore {
         return DdlDecision.reject(Reason.NOT_FOUND, "database %s does not exist", c.databaseId());
       }
       return createNamed(state, ObjectKind.SCHEMA, c.name(), c.databaseId());
+    } else if (cmd instanceof DdlCommand.CreateSource c) {
+      return createSource(c, state);
     } else if (cmd instanceof CreateStreamingJob c) {
       return new JobPlanner(codec).create(c, state, view);
     } else if (cmd instanceof Drop d) {
       return drop(d, state);
     } else if (cmd instanceof CancelJob c) {
       return cancel(c, state);
+    } else if (cmd instanceof DdlCommand.RelocateActors) {
+      return relocate(state, view);
     } else if (cmd instanceof DdlCommand.FailJob f) {
       JobRecord job = state.jobs().get(f.jobId());
       if (job == null || job.status() != JobStatus.CREATING) {
@@ -113,10 +117,143 @@ public final class CatalogCore {
         new DdlReply.ObjectCreated(id));
   }
 
+  private static DdlDecision createSource(DdlCommand.CreateSource c, CatalogState state) {
+    if (!exists(state, c.schemaId(), ObjectKind.SCHEMA)) {
+      return DdlDecision.reject(Reason.NOT_FOUND, "schema %s does not exist", c.schemaId());
+    }
+    ObjectKind[] relationKinds = {
+      ObjectKind.TABLE, ObjectKind.SOURCE, ObjectKind.MATERIALIZED_VIEW
+    };
+    if (state.find(c.schemaId(), c.name(), relationKinds).isPresent()) {
+      return DdlDecision.reject(Reason.ALREADY_EXISTS, "relation '%s' already exists", c.name());
+    }
+    for (int k : c.pk()) {
+      if (k < 0 || k >= c.columns().size()) {
+        return DdlDecision.reject(
+            Reason.INVALID,
+            "source '%s': pk column %s out of [0, %s)",
+            c.name(),
+            k,
+            c.columns().size());
+      }
+    }
+    int id = state.nextId().next();
+    CatalogObject source =
+        new CatalogObject(
+            id,
+            ObjectKind.SOURCE,
+            c.name(),
+            c.schemaId(),
+            0,
+            c.definition(),
+            c.columns(),
+            c.pk(),
+            c.properties(),
+            List.of(),
+            List.of());
+    return new DdlDecision(
+        List.of(
+            new CatalogChange.PutObject(source), new CatalogChange.PutNextId(new NextId(id + 1))),
+        new DdlReply.ObjectCreated(id));
+  }
+
+  /**
+   * Moves the actors of every node not among {@code view}'s workers to the least loaded live worker
+   * (actors per core), one lost node at a time, in address order.
+   */
+  private static DdlDecision relocate(CatalogState state, ClusterView view) {
+    java.util.Map<String, Integer> load = new java.util.TreeMap<>();
+    java.util.Map<String, Integer> cores = new java.util.TreeMap<>();
+    view.workers()
+        .forEach(
+            w -> {
+              load.put(w.address(), 0);
+              cores.put(w.address(), Math.max(1, w.cores()));
+            });
+    java.util.Map<String, Integer> lost = new java.util.TreeMap<>();
+    for (FragmentGraph g : state.fragments().values()) {
+      for (FragmentGraph.Actor a : g.actors()) {
+        if (load.containsKey(a.node())) {
+          load.merge(a.node(), 1, Integer::sum);
+        } else {
+          lost.merge(a.node(), 1, Integer::sum);
+        }
+      }
+    }
+    if (lost.isEmpty()) {
+      return new DdlDecision(List.of(), new DdlReply.ActorsRelocated(java.util.Map.of()));
+    }
+    if (load.isEmpty()) {
+      return DdlDecision.reject(
+          Reason.NO_COMPUTE_NODES,
+          "no compute node is registered; cannot move the actors of %s",
+          lost.keySet());
+    }
+    java.util.Map<String, String> moves = new java.util.TreeMap<>();
+    lost.forEach(
+        (node, n) -> {
+          String to =
+              load.keySet().stream()
+                  .min(
+                      java.util.Comparator.comparingDouble(
+                          w -> load.get(w) / (double) cores.get(w)))
+                  .orElseThrow();
+          moves.put(node, to);
+          load.merge(to, n, Integer::sum);
+        });
+    List<CatalogChange> changes = new ArrayList<>();
+    for (FragmentGraph g : state.fragments().values()) {
+      if (g.actors().stream().anyMatch(a -> moves.containsKey(a.node()))) {
+        List<FragmentGraph.Actor> actors =
+            g.actors().stream()
+                .map(
+                    a ->
+                        moves.containsKey(a.node())
+                            ? new FragmentGraph.Actor(
+                                a.actorId(),
+                                a.fragmentId(),
+                                moves.get(a.node()),
+                                a.vnodes(),
+                                a.upstreamActorIds())
+                            : a)
+                .toList();
+        changes.add(
+            new CatalogChange.PutFragments(
+                new FragmentGraph(g.jobId(), g.planCodec(), g.fragments(), actors)));
+      }
+    }
+    return new DdlDecision(changes, new DdlReply.ActorsRelocated(moves));
+  }
+
+  /** The names of the relations (of other jobs) that declare they read {@code id}. */
+  static List<String> readersOf(CatalogState state, int id, int ownJob) {
+    List<String> out = new ArrayList<>();
+    for (CatalogObject o : state.objects().values()) {
+      if (o.dependsOn().contains(id) && (ownJob == 0 || o.jobId() != ownJob)) {
+        out.add(o.name());
+      }
+    }
+    return out;
+  }
+
   private static DdlDecision drop(Drop d, CatalogState state) {
     Optional<CatalogObject> obj = state.find(d.schemaId(), d.name(), d.kind());
     if (obj.isEmpty()) {
       return DdlDecision.reject(Reason.NOT_FOUND, "%s '%s' does not exist", d.kind(), d.name());
+    }
+    List<String> readers = readersOf(state, obj.get().id(), obj.get().jobId());
+    if (!readers.isEmpty()) {
+      return DdlDecision.reject(
+          Reason.HAS_DEPENDENTS,
+          "cannot drop %s '%s': %s read it; drop them first",
+          d.kind().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' '),
+          d.name(),
+          readers);
+    }
+    if (obj.get().catalogOnly()) {
+      return new DdlDecision(
+          List.of(new CatalogChange.DeleteObject(obj.get().id())),
+          new DdlReply.JobRemoved(0, List.of(), List.of()));
     }
     int jobId = obj.get().jobId();
     List<Integer> dependents = dependentJobs(state, jobId);
@@ -246,7 +383,8 @@ public final class CatalogCore {
 
   static CatalogObject relation(
       int id, ObjectKind kind, String name, int schemaId, int jobId, String def, TableDesc t) {
-    return new CatalogObject(id, kind, name, schemaId, jobId, def, t.columns(), t.pkIndices());
+    return new CatalogObject(id, kind, name, schemaId, jobId, def, t.columns(), t.pkIndices())
+        .withDistributionKey(t.distributionKey());
   }
 
   static List<ColumnDesc> columnsOf(StreamPlanNode n) {

@@ -1,6 +1,7 @@
 package dev.tideway.meta.catalog;
 
 import dev.tideway.common.check.Checks;
+import dev.tideway.common.plan.ColumnDesc;
 import dev.tideway.common.plan.StreamPlanNode;
 import dev.tideway.meta.metadata.CreateType;
 import dev.tideway.meta.metadata.ObjectKind;
@@ -30,6 +31,9 @@ public sealed interface DdlCommand {
    * @param definition the SQL text
    * @param plan the planned operator tree; its table ids were reserved with {@link ReserveIds}
    * @param createType foreground or background
+   * @param dependsOn relations the plan reads that its fragment graph does not name: the ids of the
+   *     catalog-only sources ({@link CreateSource}) whose connector the plan embeds; they cannot be
+   *     dropped while this job exists
    */
   record CreateStreamingJob(
       ObjectKind kind,
@@ -37,12 +41,50 @@ public sealed interface DdlCommand {
       String name,
       String definition,
       StreamPlanNode plan,
-      CreateType createType)
+      CreateType createType,
+      List<Integer> dependsOn)
       implements DdlCommand {
     public CreateStreamingJob {
       Checks.checkArgument(kind.streaming(), "%s is not created by a streaming job", kind);
       Checks.checkNotNull(plan, "plan of " + name);
       Checks.checkNotNull(createType, "create type of " + name);
+      dependsOn = List.copyOf(dependsOn);
+    }
+
+    /** A job that reads no catalog-only source. */
+    public CreateStreamingJob(
+        ObjectKind kind,
+        int schemaId,
+        String name,
+        String definition,
+        StreamPlanNode plan,
+        CreateType createType) {
+      this(kind, schemaId, name, definition, plan, createType, List.of());
+    }
+  }
+
+  /**
+   * {@code CREATE SOURCE}: a catalog-only object, no streaming job and no actors. Each MV that
+   * reads it embeds its connector in its own plan and names it in {@link
+   * CreateStreamingJob#dependsOn}.
+   *
+   * @param columns the source's columns
+   * @param pk primary key column indices (may be empty)
+   * @param properties the connector options ({@code WITH (connector = 'datagen', ...)})
+   */
+  record CreateSource(
+      int schemaId,
+      String name,
+      String definition,
+      List<ColumnDesc> columns,
+      List<Integer> pk,
+      Map<String, String> properties)
+      implements DdlCommand {
+    public CreateSource {
+      Checks.checkNotNull(name, "source name");
+      columns = List.copyOf(columns);
+      pk = List.copyOf(pk);
+      properties = Map.copyOf(properties);
     }
   }
 
@@ -57,6 +99,13 @@ public sealed interface DdlCommand {
    * cancel; foreground waiters fail with {@code reason}.
    */
   record FailJob(int jobId, String reason) implements DdlCommand {}
+
+  /**
+   * Recovery: move every actor placed on a compute node that is no longer registered to a live node
+   * (all actors of one lost node go to the same live node, so co-located pairs stay co-located and
+   * vnode bitmaps are unchanged).
+   */
+  record RelocateActors() implements DdlCommand {}
 
   /** The barrier shell saw the job's backfill finish at a committed checkpoint. */
   record FinishJob(int jobId, byte[] progressSnapshot) implements DdlCommand {}

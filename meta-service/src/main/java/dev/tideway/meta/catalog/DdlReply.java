@@ -3,6 +3,7 @@ package dev.tideway.meta.catalog;
 import dev.tideway.meta.metadata.FragmentGraph;
 import dev.tideway.meta.metadata.JobRecord;
 import java.util.List;
+import java.util.Map;
 
 /** The outcome of a {@link DdlCommand}; expected failures are {@link Rejected}, not exceptions. */
 public sealed interface DdlReply {
@@ -31,6 +32,13 @@ public sealed interface DdlReply {
     public JobRemoved {
       actorIds = List.copyOf(actorIds);
       tableIds = List.copyOf(tableIds);
+    }
+  }
+
+  /** Actors of lost nodes moved: lost node address → the live node that took its actors. */
+  record ActorsRelocated(Map<String, String> moves) implements DdlReply {
+    public ActorsRelocated {
+      moves = Map.copyOf(moves);
     }
   }
 

@@ -54,6 +54,13 @@ final class JobPlanner {
     if (state.find(c.schemaId(), c.name(), relationKinds).isPresent()) {
       return DdlDecision.reject(Reason.ALREADY_EXISTS, "relation '%s' already exists", c.name());
     }
+    for (int dep : c.dependsOn()) {
+      CatalogObject o = state.objects().get(dep);
+      if (o == null || !o.kind().streaming()) {
+        return DdlDecision.reject(
+            Reason.NOT_FOUND, "'%s' reads relation %s, which does not exist", c.name(), dep);
+      }
+    }
     List<TableDesc> tables = Fragmenter.stateTables(c.plan());
     Optional<String> bad = checkReservedIds(tables, state);
     if (bad.isPresent()) {
@@ -105,21 +112,22 @@ final class JobPlanner {
       IdAllocator ids) {
     int jobId = relation.id();
     List<CatalogChange> changes = new ArrayList<>();
-    changes.add(new CatalogChange.PutObject(relation));
+    changes.add(new CatalogChange.PutObject(relation.withDependsOn(c.dependsOn())));
     List<Integer> objectIds = new ArrayList<>(List.of(jobId));
     for (TableDesc t : tables) {
       if (t.tableId() != jobId) {
         changes.add(
             new CatalogChange.PutObject(
                 new CatalogObject(
-                    t.tableId(),
-                    ObjectKind.INTERNAL_TABLE,
-                    t.name(),
-                    c.schemaId(),
-                    jobId,
-                    "",
-                    t.columns(),
-                    t.pkIndices())));
+                        t.tableId(),
+                        ObjectKind.INTERNAL_TABLE,
+                        t.name(),
+                        c.schemaId(),
+                        jobId,
+                        "",
+                        t.columns(),
+                        t.pkIndices())
+                    .withDistributionKey(t.distributionKey())));
         objectIds.add(t.tableId());
       }
     }

@@ -5,6 +5,7 @@ import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
 import dev.tideway.barrier.progress.JobProgress;
 import dev.tideway.common.exec.Threads;
+import dev.tideway.meta.barrier.BarrierLog;
 import dev.tideway.meta.catalog.CatalogState;
 import dev.tideway.meta.metadata.CatalogObject;
 import dev.tideway.meta.metadata.JobRecord;
@@ -30,6 +31,8 @@ import java.util.function.Supplier;
  *   <li>{@code /api/cluster}: cluster id, leader, this process's role, registered nodes
  *   <li>{@code /api/jobs}: streaming jobs with status and create type
  *   <li>{@code /api/ddl-progress}: the structured {@code JobProgress} of creating jobs (leader)
+ *   <li>{@code /api/barriers}: the leader's recent barriers with inject, collect and commit times
+ *       (ms since the epoch; -1 = not yet), newest first
  *   <li>{@code /metrics}: Prometheus text via the exporter's {@code MetricsHandler}
  * </ul>
  *
@@ -57,6 +60,7 @@ public final class MetaHttpServer implements AutoCloseable {
     server.createContext("/api/cluster", get(() -> json(cluster(view))));
     server.createContext("/api/jobs", get(() -> json(jobs(view))));
     server.createContext("/api/ddl-progress", get(() -> json(ddlProgress(view))));
+    server.createContext("/api/barriers", get(() -> json(barriers(view))));
     HttpHandler metricsHandler = new MetricsHandler(metrics.registry());
     server.createContext(
         "/metrics",
@@ -151,6 +155,29 @@ public final class MetaHttpServer implements AutoCloseable {
       out.add(m);
     }
     return out;
+  }
+
+  static Map<String, Object> barriers(MetaView view) {
+    List<Object> out = new ArrayList<>();
+    List<BarrierLog.Entry> recent = view.recentBarriers();
+    for (int i = recent.size() - 1; i >= 0; i--) {
+      BarrierLog.Entry e = recent.get(i);
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("epoch", e.curr());
+      m.put("prevEpoch", e.prev());
+      m.put("kind", e.kind());
+      m.put("mutation", e.mutation().isEmpty() ? null : e.mutation());
+      m.put("injectedAtMs", e.injectedMs());
+      m.put("collectedAtMs", e.collectedMs());
+      m.put("committedAtMs", e.committedMs());
+      m.put("collectMs", e.collectedMs() < 0 ? null : e.collectedMs() - e.injectedMs());
+      out.add(m);
+    }
+    Map<String, Object> doc = new LinkedHashMap<>();
+    doc.put("leader", view.isLeader());
+    doc.put("inflight", view.inflightBarriers());
+    doc.put("barriers", out);
+    return doc;
   }
 
   static List<Object> ddlProgress(MetaView view) {

@@ -1,6 +1,7 @@
 package dev.tideway.meta.http;
 
 import dev.tideway.barrier.progress.JobProgress;
+import dev.tideway.meta.barrier.BarrierLog;
 import dev.tideway.meta.catalog.CatalogState;
 import dev.tideway.meta.metadata.LeaderInfo;
 import dev.tideway.meta.metadata.NodeInfo;
@@ -29,6 +30,16 @@ public interface MetaView {
   /** The creating jobs' structured progress at the last commit (leader only; else empty). */
   default Map<Long, JobProgress> progress() {
     return Map.of();
+  }
+
+  /** The leader's recent barriers, oldest first (empty on a standby). */
+  default List<BarrierLog.Entry> recentBarriers() {
+    return List.of();
+  }
+
+  /** Barriers in flight on the leader (0 on a standby). */
+  default int inflightBarriers() {
+    return 0;
   }
 
   /** The catalog: the leader's own state, or (on a standby) a read from ZooKeeper. */

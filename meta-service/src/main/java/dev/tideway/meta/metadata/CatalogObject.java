@@ -3,7 +3,10 @@ package dev.tideway.meta.metadata;
 import dev.tideway.common.check.Checks;
 import dev.tideway.common.plan.ColumnDesc;
 import dev.tideway.common.types.DataType;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * One catalog entry, persisted at {@code catalog/objects/<id>}.
@@ -18,6 +21,11 @@ import java.util.List;
  * @param definition the SQL text that created it (empty for internal tables)
  * @param columns the stored columns (empty for databases and schemas)
  * @param pk the primary key column indices
+ * @param properties connector options of a source ({@code WITH (...)}); empty otherwise
+ * @param distributionKey the columns hashed to vnodes (tables, MVs, internal tables); empty when
+ *     unknown or singleton
+ * @param dependsOn relations this one reads besides those wired in its fragment graph (the
+ *     catalog-only sources an MV's plan embeds); a relation in another's list cannot be dropped
  */
 public record CatalogObject(
     int id,
@@ -27,7 +35,10 @@ public record CatalogObject(
     int jobId,
     String definition,
     List<ColumnDesc> columns,
-    List<Integer> pk) {
+    List<Integer> pk,
+    Map<String, String> properties,
+    List<Integer> distributionKey,
+    List<Integer> dependsOn) {
   public static final int FORMAT_VERSION = 1;
   static final int FIELD_ID = 1;
   static final int FIELD_KIND = 2;
@@ -37,6 +48,11 @@ public record CatalogObject(
   static final int FIELD_DEFINITION = 6;
   static final int FIELD_COLUMN = 7;
   static final int FIELD_PK = 8;
+  static final int FIELD_PROPERTY = 9;
+  static final int FIELD_DISTRIBUTION_KEY = 10;
+  static final int FIELD_DEPENDS_ON = 11;
+  static final int PROPERTY_KEY = 1;
+  static final int PROPERTY_VALUE = 2;
   static final int COLUMN_ID = 1;
   static final int COLUMN_NAME = 2;
   static final int COLUMN_TYPE = 3;
@@ -48,6 +64,9 @@ public record CatalogObject(
     Checks.checkNotNull(definition, "definition of catalog object " + id);
     columns = List.copyOf(columns);
     pk = List.copyOf(pk);
+    properties = Collections.unmodifiableMap(new TreeMap<>(properties));
+    distributionKey = List.copyOf(distributionKey);
+    dependsOn = List.copyOf(dependsOn);
     for (int k : pk) {
       Checks.checkArgument(
           k >= 0 && k < columns.size(),
@@ -58,6 +77,35 @@ public record CatalogObject(
     }
   }
 
+  /** An object without properties, distribution key or extra dependencies (format v1 fields). */
+  public CatalogObject(
+      int id,
+      ObjectKind kind,
+      String name,
+      int parentId,
+      int jobId,
+      String definition,
+      List<ColumnDesc> columns,
+      List<Integer> pk) {
+    this(id, kind, name, parentId, jobId, definition, columns, pk, Map.of(), List.of(), List.of());
+  }
+
+  /** Whether this is a source without a streaming job ({@code CREATE SOURCE}: catalog only). */
+  public boolean catalogOnly() {
+    return kind == ObjectKind.SOURCE && jobId == 0;
+  }
+
+  public CatalogObject withDistributionKey(List<Integer> key) {
+    return new CatalogObject(
+        id, kind, name, parentId, jobId, definition, columns, pk, properties, key, dependsOn);
+  }
+
+  public CatalogObject withDependsOn(List<Integer> ids) {
+    return new CatalogObject(
+        id, kind, name, parentId, jobId, definition, columns, pk, properties, distributionKey, ids);
+  }
+
+  /** Absent fields are not written, so a record without them keeps its v1 bytes. */
   public byte[] encode() {
     TaggedWriter w =
         TaggedWriter.record(RecordKind.CATALOG_OBJECT, FORMAT_VERSION)
@@ -78,6 +126,17 @@ public record CatalogObject(
     for (int k : pk) {
       w.putInt(FIELD_PK, k);
     }
+    properties.forEach(
+        (k, v) ->
+            w.putNested(
+                FIELD_PROPERTY,
+                TaggedWriter.nested().putString(PROPERTY_KEY, k).putString(PROPERTY_VALUE, v)));
+    for (int k : distributionKey) {
+      w.putInt(FIELD_DISTRIBUTION_KEY, k);
+    }
+    for (int d : dependsOn) {
+      w.putInt(FIELD_DEPENDS_ON, d);
+    }
     return w.toBytes();
   }
 
@@ -92,6 +151,10 @@ public record CatalogObject(
                         c.requireString(COLUMN_NAME),
                         DataType.parse(c.requireString(COLUMN_TYPE))))
             .toList();
+    Map<String, String> props = new TreeMap<>();
+    for (TaggedReader p : r.nestedAll(FIELD_PROPERTY)) {
+      props.put(p.requireString(PROPERTY_KEY), p.getString(PROPERTY_VALUE, ""));
+    }
     return new CatalogObject(
         r.requireInt(FIELD_ID),
         ObjectKind.fromCode(r.requireByte(FIELD_KIND)),
@@ -100,6 +163,9 @@ public record CatalogObject(
         r.getInt(FIELD_JOB_ID, 0),
         r.getString(FIELD_DEFINITION, ""),
         cols,
-        r.longs(FIELD_PK).stream().map(Math::toIntExact).toList());
+        r.longs(FIELD_PK).stream().map(Math::toIntExact).toList(),
+        props,
+        r.longs(FIELD_DISTRIBUTION_KEY).stream().map(Math::toIntExact).toList(),
+        r.longs(FIELD_DEPENDS_ON).stream().map(Math::toIntExact).toList());
   }
 }

@@ -94,7 +94,19 @@ class MetaServerRunsBarrierLoopTest {
             .contains("\"phase\":")
             .contains("\"totalRows\":800");
         assertThat(get(meta, "/metrics"))
-            .contains("tideway_ddl_progress_ratio{job_id=\"" + job + "\"}");
+            .contains("tideway_ddl_progress_ratio{job_id=\"" + job + "\"}")
+            .contains("tideway_ddl_rows_per_second{job_id=\"" + job + "\"}")
+            .contains("tideway_barrier_latency_seconds_bucket{kind=\"CHECKPOINT\"")
+            .contains("tideway_barrier_commit_duration_seconds_count")
+            .contains("tideway_barrier_inflight")
+            .contains("tideway_recovery_total{cause=\"leader_elected\"} 1");
+        String barriers = get(meta, "/api/barriers");
+        assertThat(barriers)
+            .contains("\"leader\":true")
+            .contains("\"kind\":\"CHECKPOINT\"")
+            .contains("\"kind\":\"INITIAL\"")
+            .contains("\"mutation\":\"Add\"")
+            .containsPattern("\"committedAtMs\":[1-9]");
         awaitTrue(
             "created",
             30_000,

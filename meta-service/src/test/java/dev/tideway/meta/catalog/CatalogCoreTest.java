@@ -237,4 +237,109 @@ class CatalogCoreTest {
               assertThat(state.objects().get(j.job().jobId()).columns()).hasSize(2);
             });
   }
+
+  @Test
+  void aSourceIsCatalogOnlyAndCannotBeDroppedWhileAnMvReadsIt() {
+    var cols =
+        List.of(
+            new dev.tideway.common.plan.ColumnDesc(0, "k", dev.tideway.common.types.DataType.INT),
+            new dev.tideway.common.plan.ColumnDesc(
+                1, "v", dev.tideway.common.types.DataType.BIGINT));
+    var created =
+        (DdlReply.ObjectCreated)
+            run(
+                new DdlCommand.CreateSource(
+                    schema,
+                    "events",
+                    "CREATE SOURCE events (k INT, v BIGINT) WITH (connector = 'datagen')",
+                    cols,
+                    List.of(),
+                    java.util.Map.of("connector", "datagen", "rows_per_second", "100")),
+                TWO_NODES);
+    int sourceId = created.id();
+    var src = state.objects().get(sourceId);
+    assertThat(src.kind()).isEqualTo(ObjectKind.SOURCE);
+    assertThat(src.catalogOnly()).isTrue();
+    assertThat(src.properties()).containsEntry("connector", "datagen");
+    assertThat(state.jobs()).as("no streaming job for a source").isEmpty();
+    assertThat(state.fragments()).isEmpty();
+    assertThat(
+            run(
+                new DdlCommand.CreateSource(
+                    schema, "events", "", cols, List.of(), java.util.Map.of()),
+                TWO_NODES))
+        .isInstanceOf(DdlReply.Rejected.class);
+
+    int[] ids = reserve(3);
+    var mv =
+        (DdlReply.JobAccepted)
+            run(
+                new CreateStreamingJob(
+                    ObjectKind.MATERIALIZED_VIEW,
+                    schema,
+                    "mv_events",
+                    "CREATE MATERIALIZED VIEW mv_events AS SELECT k, count(*) FROM events GROUP BY k",
+                    Plans.countByK(ids[0], ids[1], ids[2]),
+                    CreateType.FOREGROUND,
+                    List.of(sourceId)),
+                TWO_NODES);
+    int mvId = mv.job().jobId();
+    assertThat(state.objects().get(mvId).dependsOn()).containsExactly(sourceId);
+    assertThat(state.objects().get(mvId).distributionKey()).isNotNull();
+
+    DdlReply refused = run(new Drop(ObjectKind.SOURCE, schema, "events"), TWO_NODES);
+    assertThat(refused).isInstanceOf(DdlReply.Rejected.class);
+    assertThat(((DdlReply.Rejected) refused).reason()).isEqualTo(Reason.HAS_DEPENDENTS);
+    assertThat(((DdlReply.Rejected) refused).message())
+        .isEqualTo("cannot drop source 'events': [mv_events] read it; drop them first");
+
+    int objectsBefore = state.objects().size();
+    run(new Drop(ObjectKind.MATERIALIZED_VIEW, schema, "mv_events"), TWO_NODES);
+    DdlReply dropped = run(new Drop(ObjectKind.SOURCE, schema, "events"), TWO_NODES);
+    assertThat(dropped).isInstanceOf(DdlReply.JobRemoved.class);
+    assertThat(state.objects()).doesNotContainKey(sourceId);
+    assertThat(state.find(1, CatalogCore.DEFAULT_SCHEMA, ObjectKind.SCHEMA))
+        .as("dropping a catalog-only source removes nothing else")
+        .isPresent();
+    assertThat(state.objects().size()).isLessThan(objectsBefore);
+  }
+
+  @Test
+  void anMvNamingAMissingSourceIsRefused() {
+    int[] ids = reserve(3);
+    DdlReply r =
+        run(
+            new CreateStreamingJob(
+                ObjectKind.MATERIALIZED_VIEW,
+                schema,
+                "mv_x",
+                "",
+                Plans.countByK(ids[0], ids[1], ids[2]),
+                CreateType.FOREGROUND,
+                List.of(9_999)),
+            TWO_NODES);
+    assertThat(r).isInstanceOf(DdlReply.Rejected.class);
+    assertThat(((DdlReply.Rejected) r).message()).contains("9999");
+  }
+
+  @Test
+  void actorsOfALostNodeMoveTogetherToALiveNode() {
+    DdlReply.JobAccepted acc = createCountMv("mv_r", CreateType.BACKGROUND);
+    int job = acc.job().jobId();
+    assertThat(state.fragments().get(job).actors()).anyMatch(a -> a.node().equals("c1"));
+    ClusterView onlyC2 = new ClusterView(List.of(new Worker("c2", 2)), 2_000);
+
+    assertThat(run(new DdlCommand.RelocateActors(), TWO_NODES))
+        .isEqualTo(new DdlReply.ActorsRelocated(java.util.Map.of()));
+    var moved = (DdlReply.ActorsRelocated) run(new DdlCommand.RelocateActors(), onlyC2);
+    assertThat(moved.moves()).containsExactly(java.util.Map.entry("c1", "c2"));
+    FragmentGraph after = state.fragments().get(job);
+    assertThat(after.actors()).allMatch(a -> a.node().equals("c2"));
+    assertThat(after.actors().stream().map(Actor::vnodes).toList())
+        .isEqualTo(acc.graph().actors().stream().map(Actor::vnodes).toList());
+    DdlReply refused = run(new DdlCommand.RelocateActors(), new ClusterView(List.of(), 3_000));
+    assertThat(refused).isInstanceOf(DdlReply.Rejected.class);
+    assertThat(((DdlReply.Rejected) refused).reason()).isEqualTo(Reason.NO_COMPUTE_NODES);
+    assertThat(state.fragments().get(job)).isEqualTo(after);
+  }
 }

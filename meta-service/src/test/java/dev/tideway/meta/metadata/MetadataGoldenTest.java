@@ -36,6 +36,16 @@ class MetadataGoldenTest {
                 MetadataSamples.MV.encode(),
                 CatalogObject::decode),
             new Case(
+                "catalog-source.bin",
+                MetadataSamples.SOURCE,
+                MetadataSamples.SOURCE.encode(),
+                CatalogObject::decode),
+            new Case(
+                "catalog-object-dist.bin",
+                MetadataSamples.MV_ON_SOURCE,
+                MetadataSamples.MV_ON_SOURCE.encode(),
+                CatalogObject::decode),
+            new Case(
                 "job.bin", MetadataSamples.JOB, MetadataSamples.JOB.encode(), JobRecord::decode),
             new Case(
                 "fragment-graph.bin",
@@ -89,6 +99,19 @@ class MetadataGoldenTest {
     assertThat(c.encoded())
         .as("encoding of %s changed: add a new format version", file)
         .isEqualTo(golden);
+  }
+
+  @Test
+  void aV1CatalogObjectWithoutTheNewFieldsDecodesWithEmptyValues() throws IOException {
+    byte[] golden;
+    try (InputStream in = getClass().getResourceAsStream("/golden/v1/catalog-object.bin")) {
+      golden = in.readAllBytes();
+    }
+    CatalogObject o = CatalogObject.decode(golden);
+    assertThat(o.properties()).isEmpty();
+    assertThat(o.distributionKey()).isEmpty();
+    assertThat(o.dependsOn()).isEmpty();
+    assertThat(o.catalogOnly()).isFalse();
   }
 
   @Test

@@ -24,6 +24,25 @@ public final class MetadataSamples {
               new ColumnDesc(0, "k", DataType.INT), new ColumnDesc(1, "count", DataType.BIGINT)),
           List.of(0));
 
+  /** A catalog-only source with connector properties (fields added after v1's first release). */
+  public static final CatalogObject SOURCE =
+      new CatalogObject(
+          8,
+          ObjectKind.SOURCE,
+          "events",
+          3,
+          0,
+          "CREATE SOURCE events (k INT) WITH (connector = 'datagen')",
+          List.of(new ColumnDesc(0, "k", DataType.INT)),
+          List.of(),
+          java.util.Map.of("connector", "datagen", "rows_per_second", "1000"),
+          List.of(),
+          List.of());
+
+  /** An MV with a distribution key that reads the source above. */
+  public static final CatalogObject MV_ON_SOURCE =
+      MV.withDistributionKey(List.of(0)).withDependsOn(List.of(8));
+
   public static final JobRecord JOB =
       new JobRecord(
           7,
