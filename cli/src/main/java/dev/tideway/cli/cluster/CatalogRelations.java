@@ -75,7 +75,7 @@ public final class CatalogRelations {
       return Optional.empty();
     }
     TableDesc table = null;
-    List<Integer> dependsOn = new ArrayList<>();
+    List<Integer> dependsOn = new ArrayList<>(o.dependsOn());
     for (FragmentGraph.Fragment f : g.fragments()) {
       StreamPlanNode plan = codec.decode(f.body());
       TableDesc t = materialized(plan, o.id());
@@ -98,7 +98,7 @@ public final class CatalogRelations {
 
   private Optional<Relation> sourceRelation(CatalogObject o) {
     TableDesc t = new TableDesc(o.id(), o.name(), o.columns(), List.of(), List.of(), true, false);
-    Map<String, String> props = new TreeMap<>();
+    Map<String, String> props = new TreeMap<>(o.properties());
     return Optional.of(
         new Relation(
             t, RelationKind.SOURCE, Set.of(), o.definition(), props, Optional.empty(), List.of()));

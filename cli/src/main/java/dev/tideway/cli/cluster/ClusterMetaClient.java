@@ -133,7 +133,8 @@ public final class ClusterMetaClient implements MetaClient {
                 r.name(),
                 r.definition(),
                 withRateLimit(r.plan().get(), c.backfillRateLimit()),
-                background ? CreateType.BACKGROUND : CreateType.FOREGROUND));
+                background ? CreateType.BACKGROUND : CreateType.FOREGROUND,
+                r.dependsOn()));
     if (!background) {
       awaitCreated(jobId, listener);
     }
@@ -154,7 +155,14 @@ public final class ClusterMetaClient implements MetaClient {
   }
 
   private void createSource(Relation r, int schema) {
-    throw PgException.unsupported("CREATE SOURCE on a cluster (sources are not in meta's catalog)");
+    call(
+        new dev.tideway.meta.catalog.DdlCommand.CreateSource(
+            schema,
+            r.name(),
+            r.definition(),
+            r.table().columns(),
+            r.table().pkIndices(),
+            r.properties()));
   }
 
   private void awaitCreated(int jobId, ProgressListener listener) throws InterruptedException {

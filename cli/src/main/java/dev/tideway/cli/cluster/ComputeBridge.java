@@ -15,6 +15,9 @@ import org.apache.pekko.actor.typed.ActorRefResolver;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Props;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.cluster.ClusterEvent;
+import org.apache.pekko.cluster.typed.Cluster;
+import org.apache.pekko.cluster.typed.Subscribe;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,6 +41,9 @@ public final class ComputeBridge implements AutoCloseable {
     void completed(String node, BarrierCompleted<Object> completed);
 
     void failed(String node, NodeFailure failure);
+
+    /** A cluster member left or became unreachable (pending requests to it have failed). */
+    void nodeLost(String node, String why);
   }
 
   private final ActorSystem<?> system;
@@ -66,6 +72,42 @@ public final class ComputeBridge implements AutoCloseable {
                 }),
             name,
             Props.empty());
+    ActorRef<ClusterEvent.MemberEvent> removed =
+        system.systemActorOf(
+            Behaviors.<ClusterEvent.MemberEvent>receiveMessage(
+                e -> {
+                  if (e instanceof ClusterEvent.MemberRemoved r) {
+                    lost(r.member().address().toString(), "was removed from the cluster");
+                  }
+                  return Behaviors.same();
+                }),
+            name + "-members",
+            Props.empty());
+    ActorRef<ClusterEvent.ReachabilityEvent> unreachable =
+        system.systemActorOf(
+            Behaviors.<ClusterEvent.ReachabilityEvent>receiveMessage(
+                e -> {
+                  if (e instanceof ClusterEvent.UnreachableMember u) {
+                    lost(u.member().address().toString(), "is unreachable");
+                  }
+                  return Behaviors.same();
+                }),
+            name + "-reachability",
+            Props.empty());
+    Cluster cluster = Cluster.get(system);
+    cluster.subscriptions().tell(Subscribe.create(removed, ClusterEvent.MemberEvent.class));
+    cluster
+        .subscriptions()
+        .tell(Subscribe.create(unreachable, ClusterEvent.ReachabilityEvent.class));
+  }
+
+  private void lost(String node, String why) {
+    LOG.warn("compute node {} {}", node, why);
+    nodeLost(node, why);
+    Listener l = listener;
+    if (l != null) {
+      l.nodeLost(node, why);
+    }
   }
 
   public void listen(Listener l) {

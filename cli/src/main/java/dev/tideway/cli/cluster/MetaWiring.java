@@ -9,6 +9,7 @@ import dev.tideway.meta.fragment.PlanCodec;
 import dev.tideway.meta.version.StorageVersionCommitter;
 import dev.tideway.storage.api.SstInfo;
 import dev.tideway.storage.api.Storage;
+import java.util.Optional;
 import java.util.concurrent.RejectedExecutionException;
 
 /**
@@ -59,6 +60,20 @@ public final class MetaWiring {
                     } catch (RejectedExecutionException closed) {
                       // the term ended; its successor rebuilds from ZooKeeper
                     }
+                  }
+
+                  @Override
+                  public void nodeLost(String address, String why) {
+                    try {
+                      manager.onNodeLost(address, why);
+                    } catch (RejectedExecutionException closed) {
+                      // the term ended
+                    }
+                  }
+
+                  @Override
+                  public Optional<String> nodeAddress(int nodeId) {
+                    return manager.nodeAddress(nodeId);
                   }
                 }),
         new StorageVersionCommitter(storage, storeUrl),

@@ -40,20 +40,29 @@ public final class PekkoComputeClient implements ComputeClient {
     void completed(BarrierCompleted<SstInfo> c);
 
     void failed(NodeFailure f);
+
+    /** The compute node at {@code address} left the cluster or became unreachable. */
+    void nodeLost(String address, String why);
+
+    /** The address of the node a barrier request of this term names. */
+    java.util.Optional<String> nodeAddress(int nodeId);
   }
 
   private final ComputeBridge bridge;
   private final PlanCodec codec;
 
-  /** Meta's node id → address, per the catalog of the last build or reset. */
-  private final Map<Integer, String> nodeOf = new ConcurrentHashMap<>();
-
-  /** Address → meta's node id. */
+  /** Address → the node id this term's barrier requests give it (learned from each inject). */
   private final Map<String, Integer> metaIdOf = new ConcurrentHashMap<>();
+
+  /** Every node this client sent a command to (drop goes to all of them). */
+  private final Set<String> known = ConcurrentHashMap.newKeySet();
+
+  private final Sink sink;
 
   public PekkoComputeClient(ComputeBridge bridge, PlanCodec codec, Sink sink) {
     this.bridge = bridge;
     this.codec = codec;
+    this.sink = sink;
     bridge.listen(
         new ComputeBridge.Listener() {
           @Override
@@ -73,29 +82,34 @@ public final class PekkoComputeClient implements ComputeClient {
 
           @Override
           public void failed(String node, NodeFailure f) {
-            Integer id = metaIdOf.getOrDefault(node, f.nodeId());
+            Integer id = metaIdOf.get(node);
+            if (id == null) {
+              LOG.warn("failure from {} before any barrier of this term: {}", node, f);
+              return;
+            }
             sink.failed(
                 new NodeFailure(id, f.generation(), f.actorId(), f.reason(), f.failedEpochs()));
+          }
+
+          @Override
+          public void nodeLost(String node, String why) {
+            sink.nodeLost(node, why);
           }
         });
   }
 
   private void learn(CatalogState catalog) {
-    Topologies.nodeIds(catalog)
-        .forEach(
-            (node, id) -> {
-              nodeOf.put(id, node);
-              metaIdOf.put(node, id);
-            });
+    known.addAll(Topologies.nodeIds(catalog).keySet());
   }
 
   @Override
   public void inject(InjectBarrier request) {
-    String node = nodeOf.get(request.nodeId());
+    String node = sink.nodeAddress(request.nodeId()).orElse(null);
     if (node == null) {
       LOG.warn("inject for unknown node id {} dropped: {}", request.nodeId(), request);
       return;
     }
+    metaIdOf.put(node, request.nodeId());
     bridge.inject(node, request);
   }
 
@@ -146,7 +160,7 @@ public final class PekkoComputeClient implements ComputeClient {
   /** Stops these actors now, without a barrier, on every node this client knows. */
   @Override
   public void drop(Set<Integer> actorIds) {
-    for (String node : metaIdOf.keySet()) {
+    for (String node : known) {
       bridge.request(node, id -> new ComputeCommand.DropActors(id, actorIds, bridge.replyTo()));
     }
   }

@@ -25,7 +25,7 @@ class SltFilesIT {
 
   /** The cluster the files run against: change this one line to run them elsewhere. */
   static SltTarget target() throws IOException {
-    return SltTarget.inMemory();
+    return SltTarget.playground();
   }
 
   @BeforeAll

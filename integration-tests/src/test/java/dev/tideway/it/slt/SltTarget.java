@@ -58,4 +58,44 @@ interface SltTarget extends AutoCloseable {
       }
     };
   }
+
+  /**
+   * A real playground (embedded ZooKeeper, meta, compute node, frontend) in this JVM with its data
+   * in a fresh temporary directory and a short barrier interval: views are maintained
+   * incrementally by the compute node and reads see committed epochs.
+   */
+  static SltTarget playground() throws IOException {
+    java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("tideway-slt");
+    dev.tideway.cli.cluster.Playground p;
+    try {
+      p =
+          dev.tideway.cli.cluster.Playground.start(
+              new dev.tideway.cli.cluster.Playground.Options(
+                  dir, "127.0.0.1", 0, freePort(), freePort(), freePort(), 100),
+              Clock.system());
+    } catch (Exception e) {
+      throw new IOException("could not start a playground in " + dir, e);
+    }
+    return new SltTarget() {
+      @Override
+      public String jdbcUrl() {
+        return "jdbc:postgresql://127.0.0.1:" + p.pgPort() + "/" + Frontend.DATABASE;
+      }
+
+      @Override
+      public void close() throws IOException {
+        try {
+          p.close();
+        } catch (Exception e) {
+          throw new IOException("could not stop the playground", e);
+        }
+      }
+    };
+  }
+
+  private static int freePort() throws IOException {
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
 }
