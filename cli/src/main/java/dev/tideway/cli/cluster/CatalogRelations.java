@@ -1,5 +1,6 @@
 package dev.tideway.cli.cluster;
 
+import dev.tideway.common.plan.ColumnOrder;
 import dev.tideway.common.plan.StreamNode;
 import dev.tideway.common.plan.StreamPlanNode;
 import dev.tideway.common.plan.TableDesc;
@@ -87,21 +88,56 @@ public final class CatalogRelations {
     if (table == null) {
       return Optional.empty();
     }
-    Set<String> hidden =
-        table.columns().stream()
-            .map(c -> c.name())
-            .filter(n -> n.equals(Relation.ROW_ID))
-            .collect(java.util.stream.Collectors.toSet());
+    Set<String> hidden = hiddenOf(table, o.properties());
     return Optional.of(
         new Relation(table, kind, hidden, o.definition(), Map.of(), Optional.empty(), dependsOn));
   }
 
+  /**
+   * The catalog property under which a relation's hidden columns are kept (their indices, comma
+   * separated): a view's stream-key columns that its query does not select.
+   */
+  static final String HIDDEN_COLUMNS = "hidden_column_indices";
+
+  /** The property recording {@code r}'s hidden columns (empty when it has none). */
+  static Map<String, String> hiddenProperty(Relation r) {
+    List<String> idx = new ArrayList<>();
+    for (int i = 0; i < r.table().columns().size(); i++) {
+      if (r.hiddenColumns().contains(r.table().columns().get(i).name())) {
+        idx.add(Integer.toString(i));
+      }
+    }
+    return idx.isEmpty() ? Map.of() : Map.of(HIDDEN_COLUMNS, String.join(",", idx));
+  }
+
+  /** The columns users do not see: the hidden {@code _row_id} key and those the catalog names. */
+  private static Set<String> hiddenOf(TableDesc t, Map<String, String> props) {
+    Set<String> out = new java.util.HashSet<>();
+    t.columns().stream()
+        .map(c -> c.name())
+        .filter(n -> n.equals(Relation.ROW_ID))
+        .forEach(out::add);
+    String idx = props.getOrDefault(HIDDEN_COLUMNS, "");
+    for (String i : idx.isEmpty() ? new String[0] : idx.split(",")) {
+      out.add(t.columns().get(Integer.parseInt(i)).name());
+    }
+    return out;
+  }
+
   private Optional<Relation> sourceRelation(CatalogObject o) {
-    TableDesc t = new TableDesc(o.id(), o.name(), o.columns(), List.of(), List.of(), true, false);
+    List<ColumnOrder> pk = o.pk().stream().map(ColumnOrder::asc).toList();
+    List<Integer> dist = o.distributionKey().isEmpty() ? o.pk() : o.distributionKey();
+    TableDesc t = new TableDesc(o.id(), o.name(), o.columns(), pk, dist, true, false);
     Map<String, String> props = new TreeMap<>(o.properties());
     return Optional.of(
         new Relation(
-            t, RelationKind.SOURCE, Set.of(), o.definition(), props, Optional.empty(), List.of()));
+            t,
+            RelationKind.SOURCE,
+            hiddenOf(t, Map.of()),
+            o.definition(),
+            props,
+            Optional.empty(),
+            o.dependsOn()));
   }
 
   /**

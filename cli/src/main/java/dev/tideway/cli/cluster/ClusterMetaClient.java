@@ -134,7 +134,8 @@ public final class ClusterMetaClient implements MetaClient {
                 r.definition(),
                 withRateLimit(r.plan().get(), c.backfillRateLimit()),
                 background ? CreateType.BACKGROUND : CreateType.FOREGROUND,
-                r.dependsOn()));
+                r.dependsOn(),
+                CatalogRelations.hiddenProperty(r)));
     if (!background) {
       awaitCreated(jobId, listener);
     }
@@ -179,12 +180,47 @@ public final class ClusterMetaClient implements MetaClient {
     }
   }
 
+  /**
+   * Drops a relation; with CASCADE first everything that reads it, transitively, dependents first
+   * (a dependent still being created is cancelled instead).
+   */
   private void drop(DdlCommand.Drop d) {
     CatalogState s = state();
     CatalogObject o = s.objects().get(d.relationId());
     if (o == null) {
       throw PgException.error(
           SqlState.UNDEFINED_TABLE, "relation " + d.relationId() + " does not exist");
+    }
+    if (d.cascade()) {
+      List<Relation> all = relations.relations(s);
+      java.util.LinkedHashSet<Integer> order = new java.util.LinkedHashSet<>();
+      dependentsFirst(d.relationId(), all, order);
+      order.remove(d.relationId());
+      for (int id : order) {
+        dropOne(s, s.objects().get(id));
+      }
+    }
+    dropOne(s, o);
+  }
+
+  private static void dependentsFirst(
+      int id, List<Relation> all, java.util.LinkedHashSet<Integer> out) {
+    for (Relation r : all) {
+      if (r.dependsOn().contains(id) && !out.contains(r.id())) {
+        dependentsFirst(r.id(), all, out);
+      }
+    }
+    out.add(id);
+  }
+
+  private void dropOne(CatalogState s, CatalogObject o) {
+    if (o == null) {
+      return;
+    }
+    JobRecord job = s.jobs().get(o.jobId());
+    if (job != null && job.status() == JobStatus.CREATING) {
+      call(new dev.tideway.meta.catalog.DdlCommand.CancelJob(job.jobId()));
+      return;
     }
     call(new dev.tideway.meta.catalog.DdlCommand.Drop(o.kind(), o.parentId(), o.name()));
   }

@@ -61,8 +61,8 @@ interface SltTarget extends AutoCloseable {
 
   /**
    * A real playground (embedded ZooKeeper, meta, compute node, frontend) in this JVM with its data
-   * in a fresh temporary directory and a short barrier interval: views are maintained
-   * incrementally by the compute node and reads see committed epochs.
+   * in a fresh temporary directory and a short barrier interval: views are maintained incrementally
+   * by the compute node and reads see committed epochs.
    */
   static SltTarget playground() throws IOException {
     java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("tideway-slt");

@@ -42,13 +42,27 @@ public sealed interface DdlCommand {
       String definition,
       StreamPlanNode plan,
       CreateType createType,
-      List<Integer> dependsOn)
+      List<Integer> dependsOn,
+      Map<String, String> properties)
       implements DdlCommand {
     public CreateStreamingJob {
       Checks.checkArgument(kind.streaming(), "%s is not created by a streaming job", kind);
       Checks.checkNotNull(plan, "plan of " + name);
       Checks.checkNotNull(createType, "create type of " + name);
       dependsOn = List.copyOf(dependsOn);
+      properties = Map.copyOf(properties);
+    }
+
+    /** A job whose relation carries no extra properties. */
+    public CreateStreamingJob(
+        ObjectKind kind,
+        int schemaId,
+        String name,
+        String definition,
+        StreamPlanNode plan,
+        CreateType createType,
+        List<Integer> dependsOn) {
+      this(kind, schemaId, name, definition, plan, createType, dependsOn, Map.of());
     }
 
     /** A job that reads no catalog-only source. */
@@ -59,7 +73,7 @@ public sealed interface DdlCommand {
         String definition,
         StreamPlanNode plan,
         CreateType createType) {
-      this(kind, schemaId, name, definition, plan, createType, List.of());
+      this(kind, schemaId, name, definition, plan, createType, List.of(), Map.of());
     }
   }
 

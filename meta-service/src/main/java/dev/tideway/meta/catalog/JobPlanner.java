@@ -112,7 +112,9 @@ final class JobPlanner {
       IdAllocator ids) {
     int jobId = relation.id();
     List<CatalogChange> changes = new ArrayList<>();
-    changes.add(new CatalogChange.PutObject(relation.withDependsOn(c.dependsOn())));
+    changes.add(
+        new CatalogChange.PutObject(
+            relation.withDependsOn(c.dependsOn()).withProperties(c.properties())));
     List<Integer> objectIds = new ArrayList<>(List.of(jobId));
     for (TableDesc t : tables) {
       if (t.tableId() != jobId) {

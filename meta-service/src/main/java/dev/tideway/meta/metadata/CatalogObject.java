@@ -100,6 +100,21 @@ public record CatalogObject(
         id, kind, name, parentId, jobId, definition, columns, pk, properties, key, dependsOn);
   }
 
+  public CatalogObject withProperties(Map<String, String> props) {
+    return new CatalogObject(
+        id,
+        kind,
+        name,
+        parentId,
+        jobId,
+        definition,
+        columns,
+        pk,
+        props,
+        distributionKey,
+        dependsOn);
+  }
+
   public CatalogObject withDependsOn(List<Integer> ids) {
     return new CatalogObject(
         id, kind, name, parentId, jobId, definition, columns, pk, properties, distributionKey, ids);
