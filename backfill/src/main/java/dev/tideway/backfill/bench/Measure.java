@@ -6,6 +6,7 @@ import java.io.PrintWriter;
 /** What one benchmark run measured. Single-threaded (the driver). */
 final class Measure {
   long backfillNanos;
+  long backfillCpuNanos;
   long writerNanos;
   long rowsOut;
   long changes;
@@ -32,8 +33,9 @@ final class Measure {
     }
   }
 
-  void print(PrintWriter out, double rawRowsPerS, long rows) {
-    double backfill = snapshotRows * 1e9 / Math.max(1, backfillNanos);
+  void print(PrintWriter out, double rawRowsPerS, double rawWallRowsPerS, long rows) {
+    double backfill = snapshotRows * 1e9 / Math.max(1, backfillCpuNanos);
+    double backfillWall = snapshotRows * 1e9 / Math.max(1, backfillNanos);
     double actual = (finishMs - at50Ms) / 1000.0;
     double etaError =
         at50Ms < 0 || etaAt50Seconds < 0 || actual <= 0
@@ -43,6 +45,9 @@ final class Measure {
     out.printf("rows_emitted=%d%n", rowsOut);
     out.printf("churn_changes=%d%n", changes);
     out.printf("backfill_ms=%d%n", backfillNanos / 1_000_000);
+    out.printf("backfill_cpu_ms=%d%n", backfillCpuNanos / 1_000_000);
+    out.printf("backfill_rows_per_s_wall=%.0f%n", backfillWall);
+    out.printf("raw_scan_rows_per_s_wall=%.0f%n", rawWallRowsPerS);
     out.printf("writer_ms_excluded=%d%n", writerNanos / 1_000_000);
     out.printf("progress_samples=%d%n", samples);
     if (logDoneMs > finishMs && finishMs >= 0) {

@@ -15,7 +15,7 @@ import dev.tideway.common.check.Checks;
 public record BackfillOptions(
     int chunkRows, long initialRowsPerSecond, int maxLogEpochsPerBarrier) {
   public static final BackfillOptions DEFAULT =
-      new BackfillOptions(1024, Mutation.Throttle.UNLIMITED, 16);
+      new BackfillOptions(1024, Mutation.Throttle.UNLIMITED, 1024);
 
   public BackfillOptions {
     Checks.checkArgument(chunkRows > 0, "chunk rows must be > 0, got %s", chunkRows);

@@ -39,7 +39,8 @@ import java.util.List;
  *       at or before the vnode's position, hiding the rest ({@link ChunkMarker}: the next snapshot,
  *       at a newer epoch, covers them); write the changed vnodes' state; report progress; seal the
  *       state table; apply the mutation; then yield the barrier. The snapshot then moves to the
- *       barrier's {@code prev}.
+ *       barrier's {@code prev}: the open cursor is carried there by merging the {@link
+ *       UpstreamReplica}'s newer changes over it, since reopening a storage range is costly.
  *   <li>Once every vnode is completed the buffer drains unmarked and later chunks pass straight
  *       through; on the next barrier the completed states are persisted and {@code finish} is
  *       reported in that same epoch. From then on the executor passes its upstream through.
