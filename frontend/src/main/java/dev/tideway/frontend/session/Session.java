@@ -83,6 +83,8 @@ public final class Session implements PgSession {
         calciteParams = engine.describe(dml.typedSource(ins)).paramTypes();
       } else if (s instanceof Statement.Update || s instanceof Statement.Delete) {
         calciteParams = engine.describe(DmlRunner.selectFor(s)).paramTypes();
+      } else if (s instanceof Statement.EmptyCatalogQuery e) {
+        columns = emptyColumns(e);
       } else if (s instanceof Statement.Show sh) {
         columns = ShowCommands.columns(sh.what());
       } else if (s instanceof Statement.Explain) {
@@ -95,6 +97,10 @@ public final class Session implements PgSession {
     } finally {
       PgFunctions.CURRENT.remove();
     }
+  }
+
+  private static List<Column> emptyColumns(Statement.EmptyCatalogQuery e) {
+    return e.columns().stream().map(n -> new Column(n, DataType.VARCHAR)).toList();
   }
 
   private static List<DataType> paramTypes(
@@ -141,6 +147,9 @@ public final class Session implements PgSession {
       BatchEngine.Result r = engine.query(q.sql(), params);
       return Result.rows(
           r.columns().stream().map(c -> new Column(c.name(), c.type())).toList(), r.rows());
+    }
+    if (s instanceof Statement.EmptyCatalogQuery e) {
+      return Result.rows(emptyColumns(e), List.of());
     }
     if (s instanceof Statement.Insert i) {
       return Result.command(dml.insert(i, params));

@@ -37,6 +37,12 @@ public sealed interface Statement {
   /** A query (SELECT, VALUES, WITH, set operations) in Calcite-ready text. */
   record Query(String sql) implements Statement {}
 
+  /**
+   * A catalog query known to read only always-empty catalogs (see {@link EmptyCatalogQueries}):
+   * answered with these columns (all text) and no rows.
+   */
+  record EmptyCatalogQuery(List<String> columns) implements Statement {}
+
   /** {@code DROP TABLE|MATERIALIZED VIEW|SOURCE [IF EXISTS] name [CASCADE]}. */
   record Drop(RelationKind kind, String name, boolean ifExists, boolean cascade)
       implements Statement {}
