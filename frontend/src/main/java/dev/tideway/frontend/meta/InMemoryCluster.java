@@ -55,6 +55,7 @@ public final class InMemoryCluster implements MetaClient, BatchReader, DmlWriter
       new AtomicReference<>(new State(new TreeMap<>(), Map.of(), Map.of(), 1));
   private final AtomicInteger nextId = new AtomicInteger(16_383);
   private final AtomicLong nextRowId = new AtomicLong(1);
+  private final AtomicLong flushes = new AtomicLong();
   private final Clock clock;
   private volatile Function<Relation, List<Row>> viewEvaluator = r -> List.of();
   private volatile boolean holdJobs;
@@ -288,7 +289,13 @@ public final class InMemoryCluster implements MetaClient, BatchReader, DmlWriter
 
   @Override
   public long flush() {
+    flushes.incrementAndGet();
     return state.get().epoch();
+  }
+
+  /** Test knob: how many FLUSHes (explicit or implicit) were asked for. */
+  public long flushCount() {
+    return flushes.get();
   }
 
   @Override

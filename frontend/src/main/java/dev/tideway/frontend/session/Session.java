@@ -152,13 +152,13 @@ public final class Session implements PgSession {
       return Result.rows(emptyColumns(e), List.of());
     }
     if (s instanceof Statement.Insert i) {
-      return Result.command(dml.insert(i, params));
+      return afterDml(dml.insert(i, params));
     }
     if (s instanceof Statement.Update u) {
-      return Result.command(dml.update(u, params));
+      return afterDml(dml.update(u, params));
     }
     if (s instanceof Statement.Delete d) {
-      return Result.command(dml.delete(d, params));
+      return afterDml(dml.delete(d, params));
     }
     if (s instanceof Statement.CreateTable ct) {
       return Result.command(ddl.createTable(ct, sql, notices));
@@ -174,6 +174,14 @@ public final class Session implements PgSession {
       return Result.command(ddl.drop(d, notices));
     }
     return runCommand(s);
+  }
+
+  /** With {@code SET RW_IMPLICIT_FLUSH = true}, a write is committed before the statement ends. */
+  private Result afterDml(String tag) {
+    if (vars.implicitFlush()) {
+      meta.flush();
+    }
+    return Result.command(tag);
   }
 
   private Result runCommand(Statement s) throws InterruptedException {
