@@ -12,11 +12,13 @@ import dev.tideway.frontend.pgwire.SqlState;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -235,7 +237,7 @@ public final class InMemoryCluster implements MetaClient, BatchReader, DmlWriter
           data.remove(d.relationId());
           if (d.cascade()) {
             // transitively: a view on a view on the dropped relation goes too
-            java.util.Set<Integer> dropped = new java.util.HashSet<>(List.of(d.relationId()));
+            Set<Integer> dropped = new HashSet<>(List.of(d.relationId()));
             boolean more = true;
             while (more) {
               more =

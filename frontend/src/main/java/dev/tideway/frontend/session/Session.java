@@ -20,6 +20,7 @@ import dev.tideway.frontend.syscatalog.PgFunctions;
 import dev.tideway.frontend.syscatalog.ShowCommands;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * One connection's SQL session. {@link #prepare} parses and describes (result columns, parameter
@@ -217,23 +218,23 @@ public final class Session implements PgSession {
   }
 
   /** The creating job of view {@code name}: jobs carry their DDL text, which names the view. */
-  private java.util.Optional<Long> creatingJob(String name) {
+  private Optional<Long> creatingJob(String name) {
     for (DdlJob j : meta.jobs()) {
       try {
         if (StatementParser.parse(j.statement()).statement()
                 instanceof Statement.CreateMaterializedView mv
             && mv.name().equals(name)) {
-          return java.util.Optional.of(j.ddlId());
+          return Optional.of(j.ddlId());
         }
       } catch (PgException e) {
         // a job whose text we cannot parse is not the one named
       }
     }
-    return java.util.Optional.empty();
+    return Optional.empty();
   }
 
   private String alterRateLimit(Statement.AlterBackfillRateLimit a) {
-    java.util.Optional<Long> job = creatingJob(a.name());
+    Optional<Long> job = creatingJob(a.name());
     if (job.isPresent() && meta.setBackfillRateLimit(job.get(), a.rowsPerSecond())) {
       return "ALTER MATERIALIZED VIEW";
     }
