@@ -12,11 +12,13 @@ import dev.tideway.frontend.pgwire.SqlState;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -55,6 +57,7 @@ public final class InMemoryCluster implements MetaClient, BatchReader, DmlWriter
       new AtomicReference<>(new State(new TreeMap<>(), Map.of(), Map.of(), 1));
   private final AtomicInteger nextId = new AtomicInteger(16_383);
   private final AtomicLong nextRowId = new AtomicLong(1);
+  private final AtomicLong flushes = new AtomicLong();
   private final Clock clock;
   private volatile Function<Relation, List<Row>> viewEvaluator = r -> List.of();
   private volatile boolean holdJobs;
@@ -234,7 +237,7 @@ public final class InMemoryCluster implements MetaClient, BatchReader, DmlWriter
           data.remove(d.relationId());
           if (d.cascade()) {
             // transitively: a view on a view on the dropped relation goes too
-            java.util.Set<Integer> dropped = new java.util.HashSet<>(List.of(d.relationId()));
+            Set<Integer> dropped = new HashSet<>(List.of(d.relationId()));
             boolean more = true;
             while (more) {
               more =
@@ -288,7 +291,13 @@ public final class InMemoryCluster implements MetaClient, BatchReader, DmlWriter
 
   @Override
   public long flush() {
+    flushes.incrementAndGet();
     return state.get().epoch();
+  }
+
+  /** Test knob: how many FLUSHes (explicit or implicit) were asked for. */
+  public long flushCount() {
+    return flushes.get();
   }
 
   @Override

@@ -20,6 +20,7 @@ import dev.tideway.frontend.syscatalog.PgFunctions;
 import dev.tideway.frontend.syscatalog.ShowCommands;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * One connection's SQL session. {@link #prepare} parses and describes (result columns, parameter
@@ -83,6 +84,8 @@ public final class Session implements PgSession {
         calciteParams = engine.describe(dml.typedSource(ins)).paramTypes();
       } else if (s instanceof Statement.Update || s instanceof Statement.Delete) {
         calciteParams = engine.describe(DmlRunner.selectFor(s)).paramTypes();
+      } else if (s instanceof Statement.EmptyCatalogQuery e) {
+        columns = emptyColumns(e);
       } else if (s instanceof Statement.Show sh) {
         columns = ShowCommands.columns(sh.what());
       } else if (s instanceof Statement.Explain) {
@@ -95,6 +98,10 @@ public final class Session implements PgSession {
     } finally {
       PgFunctions.CURRENT.remove();
     }
+  }
+
+  private static List<Column> emptyColumns(Statement.EmptyCatalogQuery e) {
+    return e.columns().stream().map(n -> new Column(n, DataType.VARCHAR)).toList();
   }
 
   private static List<DataType> paramTypes(
@@ -142,14 +149,17 @@ public final class Session implements PgSession {
       return Result.rows(
           r.columns().stream().map(c -> new Column(c.name(), c.type())).toList(), r.rows());
     }
+    if (s instanceof Statement.EmptyCatalogQuery e) {
+      return Result.rows(emptyColumns(e), List.of());
+    }
     if (s instanceof Statement.Insert i) {
-      return Result.command(dml.insert(i, params));
+      return afterDml(dml.insert(i, params));
     }
     if (s instanceof Statement.Update u) {
-      return Result.command(dml.update(u, params));
+      return afterDml(dml.update(u, params));
     }
     if (s instanceof Statement.Delete d) {
-      return Result.command(dml.delete(d, params));
+      return afterDml(dml.delete(d, params));
     }
     if (s instanceof Statement.CreateTable ct) {
       return Result.command(ddl.createTable(ct, sql, notices));
@@ -165,6 +175,14 @@ public final class Session implements PgSession {
       return Result.command(ddl.drop(d, notices));
     }
     return runCommand(s);
+  }
+
+  /** With {@code SET RW_IMPLICIT_FLUSH = true}, a write is committed before the statement ends. */
+  private Result afterDml(String tag) {
+    if (vars.implicitFlush()) {
+      meta.flush();
+    }
+    return Result.command(tag);
   }
 
   private Result runCommand(Statement s) throws InterruptedException {
@@ -200,23 +218,23 @@ public final class Session implements PgSession {
   }
 
   /** The creating job of view {@code name}: jobs carry their DDL text, which names the view. */
-  private java.util.Optional<Long> creatingJob(String name) {
+  private Optional<Long> creatingJob(String name) {
     for (DdlJob j : meta.jobs()) {
       try {
         if (StatementParser.parse(j.statement()).statement()
                 instanceof Statement.CreateMaterializedView mv
             && mv.name().equals(name)) {
-          return java.util.Optional.of(j.ddlId());
+          return Optional.of(j.ddlId());
         }
       } catch (PgException e) {
         // a job whose text we cannot parse is not the one named
       }
     }
-    return java.util.Optional.empty();
+    return Optional.empty();
   }
 
   private String alterRateLimit(Statement.AlterBackfillRateLimit a) {
-    java.util.Optional<Long> job = creatingJob(a.name());
+    Optional<Long> job = creatingJob(a.name());
     if (job.isPresent() && meta.setBackfillRateLimit(job.get(), a.rowsPerSecond())) {
       return "ALTER MATERIALIZED VIEW";
     }

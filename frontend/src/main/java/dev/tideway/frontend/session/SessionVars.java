@@ -3,6 +3,7 @@ package dev.tideway.frontend.session;
 import dev.tideway.frontend.pgwire.PgException;
 import dev.tideway.frontend.pgwire.SqlState;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -32,6 +33,9 @@ final class SessionVars {
     vars.put("transaction_isolation", "read committed");
     vars.put("statement_timeout", "0");
     vars.put("streaming_parallelism", "default");
+    // RisingWave's: FLUSH after every INSERT/UPDATE/DELETE, so the next query sees the write
+    vars.put("rw_implicit_flush", "false");
+    vars.put("query_mode", "auto");
   }
 
   Map<String, String> all() {
@@ -40,6 +44,10 @@ final class SessionVars {
 
   boolean backgroundDdl() {
     return vars.get("background_ddl").equals("true");
+  }
+
+  boolean implicitFlush() {
+    return vars.get("rw_implicit_flush").equals("true");
   }
 
   /** {@code backfill_rate_limit} in rows per second; empty for {@code DEFAULT} (unlimited). */
@@ -61,7 +69,15 @@ final class SessionVars {
     }
     String v = value;
     switch (n) {
-      case "background_ddl" -> v = bool(n, value);
+      case "background_ddl", "rw_implicit_flush" -> v = bool(n, value);
+      case "query_mode" -> {
+        v = value.toLowerCase(Locale.ROOT);
+        if (!List.of("auto", "local", "distributed").contains(v)) {
+          throw PgException.error(
+              SqlState.INVALID_PARAMETER_VALUE,
+              "invalid value for parameter \"query_mode\": \"" + value + "\"");
+        }
+      }
       case "backfill_rate_limit" -> {
         v = value.trim().toLowerCase(Locale.ROOT);
         if (!v.equals("default")) {

@@ -4,6 +4,7 @@ import dev.tideway.common.types.DataType;
 import dev.tideway.frontend.meta.RelationKind;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 
 /** A parsed statement, as the session dispatches on it. */
 public sealed interface Statement {
@@ -37,6 +38,12 @@ public sealed interface Statement {
   /** A query (SELECT, VALUES, WITH, set operations) in Calcite-ready text. */
   record Query(String sql) implements Statement {}
 
+  /**
+   * A catalog query known to read only always-empty catalogs (see {@link EmptyCatalogQueries}):
+   * answered with these columns (all text) and no rows.
+   */
+  record EmptyCatalogQuery(List<String> columns) implements Statement {}
+
   /** {@code DROP TABLE|MATERIALIZED VIEW|SOURCE [IF EXISTS] name [CASCADE]}. */
   record Drop(RelationKind kind, String name, boolean ifExists, boolean cascade)
       implements Statement {}
@@ -57,8 +64,7 @@ public sealed interface Statement {
    * {@code ALTER MATERIALIZED VIEW name SET BACKFILL_RATE_LIMIT = n | DEFAULT}: change the rate
    * limit of a view still being backfilled; empty means unlimited.
    */
-  record AlterBackfillRateLimit(String name, java.util.OptionalLong rowsPerSecond)
-      implements Statement {}
+  record AlterBackfillRateLimit(String name, OptionalLong rowsPerSecond) implements Statement {}
 
   /** {@code EXPLAIN statement}. */
   record Explain(Statement inner) implements Statement {}

@@ -100,7 +100,10 @@ public final class StatementParser {
       case "INSERT" -> Dml.insert(text, t);
       case "UPDATE" -> Dml.update(text, t);
       case "DELETE" -> Dml.delete(text, t);
-      case "SELECT", "VALUES", "WITH", "TABLE" -> query(text);
+      case "SELECT", "VALUES", "WITH", "TABLE" ->
+          EmptyCatalogQueries.columns(original)
+              .<Statement>map(Statement.EmptyCatalogQuery::new)
+              .orElseGet(() -> query(text));
       case "" -> {
         if (t.get(0).kind() != Token.Kind.LPAREN) {
           throw syntax(t.get(0));

@@ -92,6 +92,24 @@ class PsqlEndToEndTest {
   }
 
   @Test
+  void describeOneTableAndOneView() throws Exception {
+    Run r =
+        psql(
+            "CREATE TABLE described (id BIGINT PRIMARY KEY, owner VARCHAR, balance DECIMAL(10,2))",
+            "CREATE MATERIALIZED VIEW described_mv AS SELECT owner, count(*) AS n FROM described GROUP BY owner",
+            "\\d described",
+            "\\d described_mv");
+    assertThat(r.exit()).as(r.out()).isZero();
+    assertThat(r.out())
+        .contains("Table \"public.described\"")
+        .containsPattern("id\\s+\\| bigint\\s+\\|\\s+\\| not null")
+        .containsPattern("owner\\s+\\| character varying")
+        .containsPattern("balance\\s+\\| numeric\\(10,2\\)")
+        .contains("Materialized view \"public.described_mv\"")
+        .containsPattern("n\\s+\\| bigint");
+  }
+
+  @Test
   void errorsShowSqlStateAndCaret() throws Exception {
     Run r = psql("SELECT * FROM nosuch_table");
     assertThat(r.exit()).isNotZero();

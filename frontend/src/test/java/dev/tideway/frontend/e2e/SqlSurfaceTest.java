@@ -71,6 +71,25 @@ class SqlSurfaceTest {
   }
 
   @Test
+  void implicitFlushCommitsEachWriteBeforeTheStatementEnds() throws Exception {
+    try (Connection c = cluster.connect(false);
+        Statement st = c.createStatement()) {
+      st.execute("CREATE TABLE imp (a INT)");
+      long before = cluster.cluster.flushCount();
+      st.execute("INSERT INTO imp VALUES (1)");
+      assertThat(cluster.cluster.flushCount()).as("off by default").isEqualTo(before);
+      st.execute("SET RW_IMPLICIT_FLUSH TO true");
+      st.execute("INSERT INTO imp VALUES (2)");
+      st.execute("UPDATE imp SET a = 3 WHERE a = 2");
+      st.execute("DELETE FROM imp WHERE a = 3");
+      assertThat(cluster.cluster.flushCount()).isEqualTo(before + 3);
+      st.execute("SET QUERY_MODE TO local");
+      assertThatThrownBy(() -> st.execute("SET QUERY_MODE TO fastest"))
+          .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("22023"));
+    }
+  }
+
+  @Test
   void explainPrintsTheStreamPlanAndItsFragments() throws Exception {
     try (Connection c = cluster.connect(false);
         Statement st = c.createStatement()) {

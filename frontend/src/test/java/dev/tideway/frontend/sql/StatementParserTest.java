@@ -181,4 +181,21 @@ class StatementParserTest {
     assertThatThrownBy(() -> parse("CREATE TABLE t (a INT DEFAULT 1)"))
         .hasMessageContaining("column DEFAULT (column \"a\") is not supported");
   }
+
+  @Test
+  void psqlQueriesOverAlwaysEmptyCatalogsAreAnsweredWithoutCalcite() {
+    String policies =
+        "SELECT pol.polname, pol.polpermissive,\n"
+            + "  CASE WHEN pol.polroles = '{0}' THEN NULL ELSE pg_catalog.array_to_string(array("
+            + "select rolname from pg_catalog.pg_roles where oid = any (pol.polroles) order by 1),',')"
+            + " END,\n  pg_catalog.pg_get_expr(pol.polqual, pol.polrelid),\n"
+            + "  pg_catalog.pg_get_expr(pol.polwithcheck, pol.polrelid),\n"
+            + "  CASE pol.polcmd WHEN 'r' THEN 'SELECT' END AS cmd\n"
+            + "FROM pg_catalog.pg_policy pol\nWHERE pol.polrelid = '16384' ORDER BY 1;";
+    assertThat(parse(policies)).isInstanceOf(Statement.EmptyCatalogQuery.class);
+    assertThat(((Statement.EmptyCatalogQuery) parse(policies)).columns()).hasSize(6);
+    assertThat(parse("SELECT count(*) FROM pg_catalog.pg_policy"))
+        .as("any other query goes through Calcite")
+        .isInstanceOf(Statement.Query.class);
+  }
 }

@@ -330,7 +330,7 @@ final class SltParser {
 
   /** {@code 250ms}, {@code 1s}, {@code 1.5s}, {@code 2m}. */
   private long duration(String w) {
-    var m = java.util.regex.Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|s|sec|secs|m|min)").matcher(w);
+    var m = Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|s|sec|secs|m|min)").matcher(w);
     if (!m.matches()) {
       throw error("bad duration " + w + " (use 500ms, 1s or 2m)");
     }

@@ -13,6 +13,7 @@ import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
@@ -84,8 +85,7 @@ final class SltRunner {
     if (r instanceof SltRecord.Flush f) {
       return statement(
           c,
-          new SltRecord.Statement(
-              f.location(), "FLUSH", new SltRecord.Ok(java.util.OptionalLong.empty())));
+          new SltRecord.Statement(f.location(), "FLUSH", new SltRecord.Ok(OptionalLong.empty())));
     }
     if (r instanceof SltRecord.Sleep s) {
       sleep(s.millis());

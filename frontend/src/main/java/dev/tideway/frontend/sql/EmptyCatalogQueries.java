@@ -1,0 +1,57 @@
+package dev.tideway.frontend.sql;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Catalog queries psql sends for {@code \d NAME} that Calcite cannot compile (array literals,
+ * {@code = any(array)}, {@code unnest(...) s(attnum)}) and that read catalogs which are always
+ * empty here (no row-level policies, no extended statistics): they are answered with their columns
+ * and no rows, which is exactly what PostgreSQL answers for a relation without policies or
+ * statistics. Recognised by the text psql 13–17 sends (see the catalog corpus in the tests); any
+ * other query over these catalogs goes through Calcite as usual.
+ *
+ * <p>Pure functions.
+ */
+final class EmptyCatalogQueries {
+  private record Known(String prefix, String catalog, List<String> columns) {}
+
+  private static final List<Known> KNOWN =
+      List.of(
+          new Known(
+              "SELECT pol.polname, pol.polpermissive,",
+              "pg_catalog.pg_policy",
+              List.of(
+                  "polname",
+                  "polpermissive",
+                  "array_to_string",
+                  "pg_get_expr",
+                  "pg_get_expr",
+                  "cmd")),
+          new Known(
+              "SELECT oid, stxrelid::pg_catalog.regclass, stxnamespace::pg_catalog.regnamespace",
+              "pg_catalog.pg_statistic_ext",
+              List.of(
+                  "oid",
+                  "stxrelid",
+                  "nsp",
+                  "stxname",
+                  "columns",
+                  "ndist_enabled",
+                  "deps_enabled",
+                  "mcv_enabled",
+                  "stxstattarget")));
+
+  private EmptyCatalogQueries() {}
+
+  /** The result columns when {@code sql} is one of the known always-empty catalog queries. */
+  static Optional<List<String>> columns(String sql) {
+    String s = sql.strip().replaceAll("\\s+", " ");
+    for (Known k : KNOWN) {
+      if (s.startsWith(k.prefix()) && s.contains(" FROM " + k.catalog() + " ")) {
+        return Optional.of(k.columns());
+      }
+    }
+    return Optional.empty();
+  }
+}
