@@ -149,21 +149,58 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
   @Override
   public Receive<ComputeCommand> createReceive() {
     return newReceiveBuilder()
-        .onMessage(BuildActors.class, this::onBuild)
-        .onMessage(Inject.class, this::onInject)
-        .onMessage(DropActors.class, this::onDrop)
-        .onMessage(ResetForRecovery.class, this::onReset)
-        .onMessage(WriteDml.class, this::onWriteDml)
-        .onMessage(Compact.class, this::onCompact)
-        .onMessage(CompactionEnded.class, this::onCompactionEnded)
-        .onMessage(ActorCollected.class, this::onCollected)
-        .onMessage(ActorExited.class, this::onExited)
-        .onMessage(ProgressReported.class, this::onProgress)
-        .onMessage(ActorFailed.class, this::onActorFailed)
-        .onMessage(SyncFinished.class, this::onSyncFinished)
-        .onMessage(SyncFailed.class, this::onSyncFailed)
-        .onMessage(PeerLost.class, this::onPeerLost)
+        .onMessage(BuildActors.class, guarded(this::onBuild))
+        .onMessage(Inject.class, guarded(this::onInject))
+        .onMessage(DropActors.class, guarded(this::onDrop))
+        .onMessage(ResetForRecovery.class, guarded(this::onReset))
+        .onMessage(WriteDml.class, guarded(this::onWriteDml))
+        .onMessage(Compact.class, guarded(this::onCompact))
+        .onMessage(CompactionEnded.class, guarded(this::onCompactionEnded))
+        .onMessage(ActorCollected.class, guarded(this::onCollected))
+        .onMessage(ActorExited.class, guarded(this::onExited))
+        .onMessage(ProgressReported.class, guarded(this::onProgress))
+        .onMessage(ActorFailed.class, guarded(this::onActorFailed))
+        .onMessage(SyncFinished.class, guarded(this::onSyncFinished))
+        .onMessage(SyncFailed.class, guarded(this::onSyncFailed))
+        .onMessage(PeerLost.class, guarded(this::onPeerLost))
         .build();
+  }
+
+  /**
+   * {@code handler}, except that a failure (an invariant of the barrier protocol broken by a
+   * message) fails this node's in-flight epochs instead of stopping the control actor: meta then
+   * recovers the world, and this node keeps serving. A stopped control actor would leave a node
+   * that answers nothing.
+   */
+  private <T extends ComputeCommand>
+      org.apache.pekko.japi.function.Function<T, Behavior<ComputeCommand>> guarded(
+          org.apache.pekko.japi.function.Function<T, Behavior<ComputeCommand>> handler) {
+    return m -> {
+      try {
+        return handler.apply(m);
+      } catch (RuntimeException e) {
+        LOG.error(
+            "node {}: handling {} failed; failing this node's epochs so meta recovers",
+            nodeId,
+            m.getClass().getSimpleName(),
+            e);
+        failNode(m.getClass().getSimpleName() + " failed: " + e.getMessage());
+        return this;
+      }
+    };
+  }
+
+  private void failNode(String reason) {
+    try {
+      barriers.actorFailed(SYNC_ACTOR_ID, reason);
+    } catch (RuntimeException again) {
+      if (meta != null) {
+        meta.tell(
+            new ComputeEvent.Failed(
+                new dev.tideway.barrier.control.NodeFailure(
+                    nodeId, barriers.generation(), SYNC_ACTOR_ID, reason, List.of())));
+      }
+    }
   }
 
   private Behavior<ComputeCommand> onBuild(BuildActors cmd) {
