@@ -84,6 +84,10 @@ public final class HashAggExecutor implements Executor {
   private final StateTable intermediate;
   private final StateTable[] callTables;
   private final VnodeHasher groupVnode;
+
+  /** Per group key column: decoded values of its recent raw values. */
+  private final ValueMemo[] keyMemos;
+
   private final int cacheCapacity;
   private final int filterBits;
 
@@ -150,6 +154,10 @@ public final class HashAggExecutor implements Executor {
     this.filterBits = filterBits;
     Schema in = input.schema();
     this.groupKeys = plan.groupKeys().stream().mapToInt(Integer::intValue).toArray();
+    this.keyMemos = new ValueMemo[groupKeys.length];
+    for (int k = 0; k < groupKeys.length; k++) {
+      keyMemos[k] = new ValueMemo();
+    }
     this.calls = plan.aggCalls();
     this.argTypes = new DataType[calls.size()];
     this.accTypes = new DataType[calls.size()];
@@ -272,30 +280,34 @@ public final class HashAggExecutor implements Executor {
     }
   }
 
+  /** Reads only the group key and argument columns of each row (keys through {@link #keyMemos}). */
   private void apply(StreamChunk chunk) {
     for (int i = 0; i < chunk.size(); i++) {
       if (!chunk.isVisible(i)) {
         continue;
       }
-      Row row = chunk.row(i);
+      Object[] key = new Object[groupKeys.length];
+      for (int k = 0; k < key.length; k++) {
+        key[k] = keyMemos[k].get(chunk.column(groupKeys[k]), i);
+      }
       int sign = chunk.op(i).sign();
-      AggGroup g = group(row.project(groupKeys));
+      AggGroup g = group(Row.wrap(key));
       g.rowCount += sign;
       Checks.checkState(
           g.rowCount >= 0, "%s: group %s has %s rows after a delete", info, g.key, g.rowCount);
       for (int c = 0; c < calls.size(); c++) {
-        applyCall(g, c, row, sign);
+        applyCall(g, c, chunk, i, sign);
       }
     }
   }
 
-  private void applyCall(AggGroup g, int c, Row row, int sign) {
+  private void applyCall(AggGroup g, int c, StreamChunk chunk, int i, int sign) {
     AggCall call = calls.get(c);
     if (call.kind() == AggKind.COUNT_STAR) {
       g.acc[c] = (Long) g.acc[c] + sign;
       return;
     }
-    Object v = row.get(call.args().get(0).index());
+    Object v = chunk.column(call.args().get(0).index()).get(i);
     if (v == null) {
       return; // every aggregate here ignores NULL inputs
     }
