@@ -107,7 +107,7 @@ public final class HashAggExecutor implements Executor {
   private final LinkedHashMap<Row, AggGroup> cache = new LinkedHashMap<>(16, 0.75f, true);
 
   /** Groups changed in the current epoch, in first-change order (flushed on the barrier). */
-  private final LinkedHashMap<Row, AggGroup> dirty = new LinkedHashMap<>();
+  private final List<AggGroup> dirty = new ArrayList<>();
 
   private boolean started;
 
@@ -410,16 +410,15 @@ public final class HashAggExecutor implements Executor {
 
   /** The group of {@code key}, from the cache, the state table, or new; marked dirty. */
   private AggGroup group(Row key) {
-    AggGroup g = dirty.get(key);
-    if (g != null) {
-      return g;
-    }
-    g = cache.get(key);
+    AggGroup g = cache.get(key);
     if (g == null) {
       g = load(key);
       cache.put(key, g);
     }
-    dirty.put(key, g);
+    if (!g.dirty) {
+      g.dirty = true;
+      dirty.add(g);
+    }
     return g;
   }
 
@@ -482,7 +481,8 @@ public final class HashAggExecutor implements Executor {
       }
     }
     StreamChunkBuilder out = new StreamChunkBuilder(schema.types(), dirty.size() * 2);
-    for (AggGroup g : dirty.values()) {
+    for (AggGroup g : dirty) {
+      g.dirty = false;
       flush(g, out);
     }
     dirty.clear();
