@@ -22,9 +22,9 @@ import java.util.Map;
  * inside an epoch and is trimmed, least recently used key first, at barriers ({@link #evict}).
  *
  * <p>Reads avoided: a probe of a key the filter has never seen matches nothing without a scan, and
- * a write whose key is cached or unseen knows the row's multiplicity without a read. A write of an
- * uncached key the filter may hold loads the key (one prefix scan), so later writes to it are free
- * too.
+ * a write whose key is cached or unseen knows the row's multiplicity without a read (an unseen key
+ * then enters the cache whole: its only row is the one just written). A write of an uncached key
+ * the filter may hold loads the key (one prefix scan), so later writes to it are free too.
  *
  * <p>Rows of a side with a DECIMAL or float column are neither cached nor filtered (Java equality
  * differs from key equality there, see {@link KeyFilter#exact}): every probe scans, every write
@@ -135,7 +135,10 @@ final class JoinSideState {
       long[] c = e.get(row);
       old = c == null ? 0 : c[0];
     } else if (filter != null && !filter.mayContain(key)) {
-      old = 0;
+      old = 0; // the key holds nothing: after this write the cache knows all of it
+      e = new LinkedHashMap<>();
+      cache.put(key, e);
+      cachedUnits++;
     } else {
       Row stored = table.get(table.pkOf(row.concat(Row.of(0L))));
       old = stored == null ? 0 : (Long) stored.get(width);
