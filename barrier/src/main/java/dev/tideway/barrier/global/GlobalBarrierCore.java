@@ -129,9 +129,21 @@ public final class GlobalBarrierCore<S> {
       return;
     }
     boolean due = !commands.isEmpty() || now - lastInjectMs >= config.barrierIntervalMs();
-    if (due && inflight.size() < config.maxInflightBarriers() && topology.size() > 0) {
+    if (due && inflight.size() < config.maxInflightBarriers() && hasActors()) {
       injectNext(now);
     }
+  }
+
+  /**
+   * Whether the next barrier reaches any actor: the current topology's, or those of the next
+   * command's topology (the first job after every job was dropped starts from an empty one).
+   */
+  private boolean hasActors() {
+    if (topology.size() > 0) {
+      return true;
+    }
+    Command next = commands.peekFirst();
+    return next != null && next.topology() != null && next.topology().size() > 0;
   }
 
   private void injectNext(long now) {

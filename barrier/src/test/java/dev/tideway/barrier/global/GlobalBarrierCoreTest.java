@@ -131,6 +131,27 @@ class GlobalBarrierCoreTest {
   }
 
   @Test
+  void aNewJobAfterEveryJobWasDroppedStillStarts() {
+    GlobalBarrierCore<String> c = core(1, 10);
+    completeOnAllNodes(c, lastInjected());
+    c.updateTopology(new Topology(List.of()));
+    int before = out.size();
+    clock.advanceMillis(1_000);
+    c.tick();
+    assertThat(out).as("no actors, no barriers").hasSize(before);
+    c.schedule(
+        new Command(
+            7,
+            new Mutation.Add(Set.of(10, 11, 20), java.util.Map.of(), java.util.Map.of(), false),
+            twoNodes));
+    c.tick();
+    Barrier add = lastInjected();
+    assertThat(add.mutationOpt()).get().isInstanceOf(Mutation.Add.class);
+    completeOnAllNodes(c, add);
+    assertThat(c.committedEpoch()).isEqualTo(add.prev());
+  }
+
+  @Test
   void commandRidesTheNextTickAsACheckpoint() {
     GlobalBarrierCore<String> c = core(5, 10);
     completeOnAllNodes(c, lastInjected());

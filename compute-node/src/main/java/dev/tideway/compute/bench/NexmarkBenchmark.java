@@ -20,6 +20,7 @@ import dev.tideway.storage.api.Storage;
 import dev.tideway.storage.api.StorageOptions;
 import dev.tideway.storage.table.StateTable;
 import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Collections;
@@ -75,11 +76,15 @@ public final class NexmarkBenchmark implements Benchmark {
     // warm the generator, the executors and the storage path (first sync) in both runs, so
     // neither is measured cold
     new RawLoop(query).run(NexmarkConfig.parse(warmOptions), clock);
+    long rawCpu0 = processCpuNanos();
     RawLoop.Result raw = new RawLoop(query).run(NexmarkConfig.parse(sourceOptions), clock);
+    long rawCpu = processCpuNanos() - rawCpu0;
     try {
       runEngine(query, warmOptions, parallelism, intervalMs, clock);
+      long engineCpu0 = processCpuNanos();
       Engine e = runEngine(query, sourceOptions, parallelism, intervalMs, clock);
-      print(out, query, events, parallelism, intervalMs, raw, e);
+      long engineCpu = processCpuNanos() - engineCpu0;
+      print(out, query, events, parallelism, intervalMs, raw, e, rawCpu, engineCpu);
     } catch (Exception ex) {
       throw new IllegalStateException("nexmark " + query + " failed: " + ex.getMessage(), ex);
     }
@@ -195,7 +200,9 @@ public final class NexmarkBenchmark implements Benchmark {
       int parallelism,
       long intervalMs,
       RawLoop.Result raw,
-      Engine e) {
+      Engine e,
+      long rawCpu,
+      long engineCpu) {
     double secs = e.driver().elapsedNanos() / 1e9;
     double eps = events / secs;
     double rawEps = events / (raw.elapsedNanos() / 1e9);
@@ -230,10 +237,32 @@ public final class NexmarkBenchmark implements Benchmark {
       out.printf("view_matches_raw=%s%n", e.viewRows() == raw.outputRows());
     }
     out.printf("efficiency=%.3f%n", eff);
+    printCpu(out, rawCpu, engineCpu);
     out.printf(
         "summary=nexmark %s P=%d events=%d: %.0f events/s (raw %.0f, efficiency %.2f),"
             + " barrier p50 %.0f ms p99 %.0f ms%n",
         q, parallelism, events, eps, rawEps, eff, p50, p99);
+  }
+
+  /** CPU time of the whole process (every thread, GC included), or -1 when the JVM cannot say. */
+  private static long processCpuNanos() {
+    if (ManagementFactory.getOperatingSystemMXBean()
+        instanceof com.sun.management.OperatingSystemMXBean os) {
+      return os.getProcessCpuTime();
+    }
+    return -1;
+  }
+
+  /**
+   * CPU seconds of the raw loop and of the engine run and their ratio: on a machine shared with
+   * other work wall-clock figures mostly measure the neighbours, CPU time much less so.
+   */
+  private static void printCpu(PrintWriter out, long rawCpu, long engineCpu) {
+    if (rawCpu < 0 || engineCpu <= 0) {
+      return;
+    }
+    out.printf("raw_cpu_s=%.3f%nengine_cpu_s=%.3f%n", rawCpu / 1e9, engineCpu / 1e9);
+    out.printf("cpu_efficiency=%.3f%n", (double) rawCpu / engineCpu);
   }
 
   private static double percentileMs(List<Long> sorted, double p) {

@@ -20,9 +20,9 @@ import java.util.Set;
  * events, generated the same way into chunks) and does the query's work by hand over the primitive
  * columns, with no executors, barriers or state store. q0 and q1 fold the projected values into a
  * blackhole; q2 keeps the distinct (auction, price) pairs in a {@link HashSet}; q7 keeps per 10 s
- * window its highest price and the bids at it (plus the bids on its closing instant, which {@code
- * BETWEEN} includes), and emits the result rows at the end; q5 counts bids per auction per hop
- * window and keeps, per window, the auctions at the highest count.
+ * window its highest price and every bid by price (what the engine's join keeps, since a window's
+ * max may still rise), and joins them at the end; q5 counts bids per auction per hop window and
+ * keeps, per window, the auctions at the highest count.
  *
  * <p>Confined to the calling thread.
  */
@@ -35,11 +35,9 @@ final class RawLoop {
   /** A q7 result row: the bid, its window and the window's highest price. */
   private record Q7Row(long auction, long bidder, long price, long time, long windowStart) {}
 
-  /** One q7 window so far: its highest price, the bids at it, and bids on its end boundary. */
+  /** One q7 window so far: its highest price. */
   private static final class Window {
     long max = Long.MIN_VALUE;
-    final List<long[]> atMax = new ArrayList<>();
-    final List<long[]> onEnd = new ArrayList<>();
   }
 
   private static final long WINDOW_MICROS = 10_000_000L;
@@ -49,6 +47,9 @@ final class RawLoop {
   private final Map<Long, Map<Long, long[]>> counts = new HashMap<>();
 
   private final Map<Long, Window> windows = new HashMap<>();
+
+  /** q7: every bid by price, the state the join keeps (the max of a window may still rise). */
+  private final Map<Long, List<long[]>> bidsByPrice = new HashMap<>();
 
   private final NexmarkQuery query;
   private final Object[] blackhole = new Object[1024];
@@ -81,21 +82,16 @@ final class RawLoop {
     return new Result(clock.nanoTime() - start, rows, checksum + blackhole.length);
   }
 
-  /** Folds one bid into its window (and, on a window boundary, into the previous window's end). */
+  /** Folds one bid into its window's max and keeps it by price for the join. */
   private void q7(long auction, long bidder, long price, long time) {
     long start = time - Math.floorMod(time, WINDOW_MICROS);
-    long[] bid = {auction, bidder, price, time};
     Window w = windows.computeIfAbsent(start, s -> new Window());
     if (price > w.max) {
       w.max = price;
-      w.atMax.clear();
     }
-    if (price == w.max) {
-      w.atMax.add(bid);
-    }
-    if (time == start) { // BETWEEN end - 10 s AND end also takes the next window's first instant
-      windows.computeIfAbsent(start - WINDOW_MICROS, s -> new Window()).onEnd.add(bid);
-    }
+    bidsByPrice
+        .computeIfAbsent(price, p -> new ArrayList<>())
+        .add(new long[] {auction, bidder, time});
   }
 
   /** Counts one bid in each of the 5 hop windows (2 s slide, 10 s size) holding it. */
@@ -124,17 +120,17 @@ final class RawLoop {
     return rows;
   }
 
-  /** The q7 result once every bid is folded. */
+  /**
+   * The q7 result once every bid is folded: per window, the bids at its highest price whose time
+   * lies in {@code [window_end - 10 s, window_end]} (so the next window's first instant too).
+   */
   private Set<Q7Row> q7Rows() {
     Set<Q7Row> out = new HashSet<>();
     windows.forEach(
         (start, w) -> {
-          for (long[] b : w.atMax) {
-            out.add(new Q7Row(b[0], b[1], b[2], b[3], start));
-          }
-          for (long[] b : w.onEnd) {
-            if (b[2] == w.max) {
-              out.add(new Q7Row(b[0], b[1], b[2], b[3], start));
+          for (long[] b : bidsByPrice.getOrDefault(w.max, List.of())) {
+            if (b[2] >= start && b[2] <= start + WINDOW_MICROS) {
+              out.add(new Q7Row(b[0], b[1], w.max, b[2], start));
             }
           }
         });

@@ -29,6 +29,9 @@ final class AggGroup {
   /** Per call: the MIN/MAX value was retracted and must be re-read from the call's state table. */
   final boolean[] stale;
 
+  /** Changed in the current epoch (listed in the executor's dirty list until the barrier). */
+  boolean dirty;
+
   /** The output row emitted for this group and not yet retracted, or null. */
   Row emitted;
 

@@ -84,6 +84,10 @@ public final class HashAggExecutor implements Executor {
   private final StateTable intermediate;
   private final StateTable[] callTables;
   private final VnodeHasher groupVnode;
+
+  /** Per group key column: decoded values of its recent raw values. */
+  private final ValueMemo[] keyMemos;
+
   private final int cacheCapacity;
   private final int filterBits;
 
@@ -103,7 +107,7 @@ public final class HashAggExecutor implements Executor {
   private final LinkedHashMap<Row, AggGroup> cache = new LinkedHashMap<>(16, 0.75f, true);
 
   /** Groups changed in the current epoch, in first-change order (flushed on the barrier). */
-  private final LinkedHashMap<Row, AggGroup> dirty = new LinkedHashMap<>();
+  private final List<AggGroup> dirty = new ArrayList<>();
 
   private boolean started;
 
@@ -150,6 +154,10 @@ public final class HashAggExecutor implements Executor {
     this.filterBits = filterBits;
     Schema in = input.schema();
     this.groupKeys = plan.groupKeys().stream().mapToInt(Integer::intValue).toArray();
+    this.keyMemos = new ValueMemo[groupKeys.length];
+    for (int k = 0; k < groupKeys.length; k++) {
+      keyMemos[k] = new ValueMemo();
+    }
     this.calls = plan.aggCalls();
     this.argTypes = new DataType[calls.size()];
     this.accTypes = new DataType[calls.size()];
@@ -272,30 +280,34 @@ public final class HashAggExecutor implements Executor {
     }
   }
 
+  /** Reads only the group key and argument columns of each row (keys through {@link #keyMemos}). */
   private void apply(StreamChunk chunk) {
     for (int i = 0; i < chunk.size(); i++) {
       if (!chunk.isVisible(i)) {
         continue;
       }
-      Row row = chunk.row(i);
+      Object[] key = new Object[groupKeys.length];
+      for (int k = 0; k < key.length; k++) {
+        key[k] = keyMemos[k].get(chunk.column(groupKeys[k]), i);
+      }
       int sign = chunk.op(i).sign();
-      AggGroup g = group(row.project(groupKeys));
+      AggGroup g = group(Row.wrap(key));
       g.rowCount += sign;
       Checks.checkState(
           g.rowCount >= 0, "%s: group %s has %s rows after a delete", info, g.key, g.rowCount);
       for (int c = 0; c < calls.size(); c++) {
-        applyCall(g, c, row, sign);
+        applyCall(g, c, chunk, i, sign);
       }
     }
   }
 
-  private void applyCall(AggGroup g, int c, Row row, int sign) {
+  private void applyCall(AggGroup g, int c, StreamChunk chunk, int i, int sign) {
     AggCall call = calls.get(c);
     if (call.kind() == AggKind.COUNT_STAR) {
       g.acc[c] = (Long) g.acc[c] + sign;
       return;
     }
-    Object v = row.get(call.args().get(0).index());
+    Object v = chunk.column(call.args().get(0).index()).get(i);
     if (v == null) {
       return; // every aggregate here ignores NULL inputs
     }
@@ -398,16 +410,15 @@ public final class HashAggExecutor implements Executor {
 
   /** The group of {@code key}, from the cache, the state table, or new; marked dirty. */
   private AggGroup group(Row key) {
-    AggGroup g = dirty.get(key);
-    if (g != null) {
-      return g;
-    }
-    g = cache.get(key);
+    AggGroup g = cache.get(key);
     if (g == null) {
       g = load(key);
       cache.put(key, g);
     }
-    dirty.put(key, g);
+    if (!g.dirty) {
+      g.dirty = true;
+      dirty.add(g);
+    }
     return g;
   }
 
@@ -470,7 +481,8 @@ public final class HashAggExecutor implements Executor {
       }
     }
     StreamChunkBuilder out = new StreamChunkBuilder(schema.types(), dirty.size() * 2);
-    for (AggGroup g : dirty.values()) {
+    for (AggGroup g : dirty) {
+      g.dirty = false;
       flush(g, out);
     }
     dirty.clear();

@@ -81,7 +81,7 @@ public final class HashJoinExecutor implements Executor {
   }
 
   /** Keys plus rows each side caches by default (see {@link JoinSideState}). */
-  public static final long DEFAULT_CACHE_UNITS = 1L << 20;
+  public static final long DEFAULT_CACHE_UNITS = 1L << 18;
 
   /** Bits of each side's key filter by default: 2^24 (2 MiB). */
   public static final int DEFAULT_FILTER_BITS = 24;

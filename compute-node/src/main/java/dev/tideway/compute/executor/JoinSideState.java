@@ -22,9 +22,12 @@ import java.util.Map;
  * inside an epoch and is trimmed, least recently used key first, at barriers ({@link #evict}).
  *
  * <p>Reads avoided: a probe of a key the filter has never seen matches nothing without a scan, and
- * a write whose key is cached or unseen knows the row's multiplicity without a read. A write of an
- * uncached key the filter may hold loads the key (one prefix scan), so later writes to it are free
- * too.
+ * a write whose key is cached or unseen knows the row's multiplicity without a read (an unseen key
+ * then enters the cache whole: its only row is the one just written). A second filter over whole
+ * rows makes the write of a row never written before blind even when its key is known but not
+ * cached (q7's bids under a repeated price); reads from committed state (SSTs) are far costlier
+ * than a filter probe. A write of an uncached key the filter may hold loads the key (one prefix
+ * scan), so later writes to it are free too.
  *
  * <p>Rows of a side with a DECIMAL or float column are neither cached nor filtered (Java equality
  * differs from key equality there, see {@link KeyFilter#exact}): every probe scans, every write
@@ -53,6 +56,9 @@ final class JoinSideState {
 
   /** Null when the side's types allow neither filter nor cache: every probe and write reads. */
   private KeyFilter filter;
+
+  /** Whole rows written (null with {@link #filter}): an unseen row's write needs no read. */
+  private KeyFilter rowFilter;
 
   private final boolean exact;
 
@@ -86,9 +92,12 @@ final class JoinSideState {
       return;
     }
     filter = new KeyFilter(filterBits);
+    rowFilter = new KeyFilter(filterBits);
     try (StateTable.CloseableRows rows = table.iterAll()) {
       while (rows.hasNext()) {
-        filter.add(rows.next().project(keys));
+        Row stored = rows.next();
+        filter.add(stored.project(keys));
+        rowFilter.add(stored.project(rowColumns));
       }
     }
   }
@@ -127,15 +136,21 @@ final class JoinSideState {
    */
   boolean apply(Row key, Row row, int sign) {
     LinkedHashMap<Row, long[]> e = cache.get(key);
-    if (e == null && filter != null && filter.mayContain(key)) {
-      e = load(key); // a key this side holds (or a false positive): cache it for later writes
+    boolean unseenRow = e == null && rowFilter != null && !rowFilter.mayContain(row);
+    if (e == null && filter != null && filter.mayContain(key) && !unseenRow) {
+      e = load(key); // a row this side may hold (or a false positive): cache its key
     }
     long old;
     if (e != null) {
       long[] c = e.get(row);
       old = c == null ? 0 : c[0];
     } else if (filter != null && !filter.mayContain(key)) {
-      old = 0;
+      old = 0; // the key holds nothing: after this write the cache knows all of it
+      e = new LinkedHashMap<>();
+      cache.put(key, e);
+      cachedUnits++;
+    } else if (unseenRow) {
+      old = 0; // the key holds other rows, but never this one: a blind write, key left uncached
     } else {
       Row stored = table.get(table.pkOf(row.concat(Row.of(0L))));
       old = stored == null ? 0 : (Long) stored.get(width);
@@ -153,6 +168,7 @@ final class JoinSideState {
     }
     if (filter != null) {
       filter.add(key);
+      rowFilter.add(row);
     }
     if (e != null) {
       if (next == 0) {

@@ -17,11 +17,16 @@ import java.util.Set;
 /**
  * Builds the operators that keep state: {@code HashAgg}, {@code HashJoin} and {@code Materialize},
  * their tables opened on the context's state store ({@link StateTables} encodings). HashAgg's group
- * cache holds {@link #AGG_CACHE_GROUPS} groups. Stateless and thread-safe.
+ * cache holds {@link #AGG_CACHE_GROUPS} groups, each HashJoin side's key cache {@link
+ * #JOIN_CACHE_UNITS} keys plus rows; both trim their caches at barriers only. Stateless and
+ * thread-safe.
  */
 public final class StatefulBuilder implements ExecutorBuilder {
   /** Groups a HashAgg keeps decoded in memory before evicting clean ones. */
   public static final int AGG_CACHE_GROUPS = 65_536;
+
+  /** Keys plus rows each HashJoin side keeps in memory before evicting least recently used keys. */
+  public static final long JOIN_CACHE_UNITS = HashJoinExecutor.DEFAULT_CACHE_UNITS;
 
   @Override
   public Set<Class<? extends StreamNode>> nodeKinds() {
@@ -44,7 +49,14 @@ public final class StatefulBuilder implements ExecutorBuilder {
       return new HashAggExecutor(info, inputs.get(0), a, store, AGG_CACHE_GROUPS);
     }
     if (body instanceof StreamNode.HashJoin j) {
-      return new HashJoinExecutor(info, inputs.get(0), inputs.get(1), j, store);
+      return new HashJoinExecutor(
+          info,
+          inputs.get(0),
+          inputs.get(1),
+          j,
+          store,
+          JOIN_CACHE_UNITS,
+          HashJoinExecutor.DEFAULT_FILTER_BITS);
     }
     if (body instanceof StreamNode.Materialize m) {
       return new MaterializeExecutor(info, inputs.get(0), StateTables.open(store, m.table()));
