@@ -126,6 +126,13 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
   /** Jobs whose actors are being built; their Add is scheduled when the build completes. */
   private final Set<Integer> pendingBuilds = new HashSet<>();
 
+  /**
+   * Removed jobs whose {@code Stop} barrier is not committed yet: their actors stay in the topology
+   * until then, so a later topology update cannot strand a queued {@code Stop} (and every command
+   * behind it) with no actor to collect it.
+   */
+  private final Map<Integer, FragmentGraph> stopping = new HashMap<>();
+
   private final BarrierLog log = new BarrierLog(64);
   private final NodeIds nodeIds = new NodeIds();
 
@@ -339,6 +346,7 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
     recoveryStreak++;
     nextRecoveryAtMs = now + deps.backoff().delayMs(recoveryStreak);
     pendingBuilds.clear(); // the reset builds every actor of every graph
+    stopping.clear(); // and drops every actor, stopped jobs' included
     if (!relocateLostNodes()) {
       return;
     }
@@ -382,6 +390,7 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
           continue; // never started: onBuilt drops its actors once the build answers
         }
         if (!actors.isEmpty() && !core.isRecovering()) {
+          stopping.put(g.jobId(), g);
           core.schedule(new Command(nextCommandId++, new Mutation.Stop(actors), null));
         }
       }
@@ -452,21 +461,19 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
 
   /** The topology of every job whose actors run (those still being built left out). */
   private Topology runningTopology() {
-    Map<String, Integer> ids = nodeIds.assign(known);
-    if (pendingBuilds.isEmpty()) {
-      return Topologies.of(known, ids);
-    }
     Map<Integer, FragmentGraph> running = new HashMap<>(known.fragments());
     pendingBuilds.forEach(running::remove);
-    return Topologies.of(
+    stopping.forEach(running::putIfAbsent);
+    CatalogState withStopping =
         new CatalogState(
             known.params(),
             known.objects(),
             known.jobs(),
             running,
             known.versionPointer(),
-            known.nextId()),
-        ids);
+            known.nextId());
+    Map<String, Integer> ids = nodeIds.assign(withStopping);
+    return Topologies.of(withStopping, ids);
   }
 
   /**
@@ -563,6 +570,14 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
       core.requestForceCheckpoint();
     }
     if (c.mutations().stream().anyMatch(m -> m instanceof Mutation.Stop)) {
+      for (Mutation m : c.mutations()) {
+        if (m instanceof Mutation.Stop stop) {
+          stopping
+              .values()
+              .removeIf(
+                  g -> g.actors().stream().anyMatch(a -> stop.actors().contains(a.actorId())));
+        }
+      }
       core.updateTopology(runningTopology());
     }
     Map<Long, JobProgress> next = new HashMap<>();
