@@ -46,6 +46,10 @@ public final class ClusterMetaClient implements MetaClient {
   private static final long DDL_TIMEOUT_S = 60;
 
   private final MetaAccess meta;
+
+  /** The progress last shown per creating job (see {@link #shown}). */
+  private final Map<Long, JobProgress> lastShown = new java.util.concurrent.ConcurrentHashMap<>();
+
   private final CatalogRelations relations;
   private final StateStore store;
   private final Clock clock;
@@ -277,11 +281,12 @@ public final class ClusterMetaClient implements MetaClient {
     CatalogState s = state();
     Map<Long, JobProgress> now = meta.progress();
     List<DdlJob> out = new ArrayList<>();
+    lastShown.keySet().removeIf(id -> !s.jobs().containsKey(id.intValue()));
     for (JobRecord j : s.jobs().values()) {
       if (j.status() != JobStatus.CREATING) {
         continue;
       }
-      JobProgress p = now.getOrDefault((long) j.jobId(), initial(j.jobId()));
+      JobProgress p = shown(j.jobId(), now.get((long) j.jobId()));
       out.add(
           new DdlJob(
               j.jobId(),
@@ -291,6 +296,24 @@ public final class ClusterMetaClient implements MetaClient {
               p));
     }
     return out;
+  }
+
+  /**
+   * What to show for a job: the leader's figure, unless it is missing (a failover in progress) or
+   * behind what this frontend already showed (a new leader restores the last committed snapshot):
+   * progress a user sees never goes backwards.
+   */
+  private JobProgress shown(long jobId, JobProgress fromLeader) {
+    JobProgress last = lastShown.get(jobId);
+    JobProgress p = fromLeader;
+    if (p == null || (last != null && last.displayRatio() > p.displayRatio())) {
+      p = last;
+    }
+    if (p == null) {
+      p = initial(jobId);
+    }
+    lastShown.put(jobId, p);
+    return p;
   }
 
   /** A job accepted but not yet in a committed epoch: 0 % of an unknown denominator. */
