@@ -142,6 +142,10 @@ public final class ClusterMetaClient implements MetaClient {
                 CatalogRelations.hiddenProperty(r)));
     if (!background) {
       awaitCreated(jobId, listener);
+      // A job without a backfill is marked created at the first commit after it was accepted,
+      // which may precede the commit of its Add barrier: wait for two more commits so the actors
+      // run (and take writes) when the statement returns.
+      flush();
     }
   }
 

@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * standby must take over, the job's progress must never go backwards, and the view must end equal
  * to a batch recomputation of its query.
  */
+@Tag("cluster")
 class LocalClusterIT {
   @TempDir Path dir;
 
