@@ -10,6 +10,8 @@ import dev.tideway.meta.barrier.Topologies;
 import dev.tideway.meta.catalog.CatalogState;
 import dev.tideway.meta.fragment.PlanCodec;
 import dev.tideway.meta.metadata.FragmentGraph;
+import dev.tideway.storage.api.CompactionJob;
+import dev.tideway.storage.api.CompactionOutcome;
 import dev.tideway.storage.api.CompactionRequest;
 import dev.tideway.storage.api.CompactionResult;
 import dev.tideway.storage.api.SstInfo;
@@ -165,11 +167,47 @@ public final class PekkoComputeClient implements ComputeClient {
     }
   }
 
+  /**
+   * Runs a compaction meta picked on {@code node} (its {@code Compact} command) and hands back the
+   * result for meta to apply; a node that refuses or fails fails the future (meta drops the task).
+   */
   @Override
   public CompletableFuture<CompactionResult> compact(String node, CompactionRequest task) {
-    return CompletableFuture.failedFuture(
-        new UnsupportedOperationException(
-            "compaction task " + task.taskId() + ": nodes run compaction on their own for now"));
+    CompactionJob job =
+        new CompactionJob(
+            task.inputs(), task.targetLevel(), task.bottom(), task.safeEpoch(), task.changeLogs());
+    return bridge
+        .request(node, id -> new ComputeCommand.Compact(id, job, bridge.replyTo()))
+        .thenApply(
+            e -> {
+              if (e instanceof ComputeEvent.Compacted c) {
+                return resultOf(task, c.outcome());
+              }
+              String why =
+                  e instanceof ComputeEvent.CommandFailed f ? f.reason() : "unexpected answer " + e;
+              throw new IllegalStateException(
+                  "compaction task " + task.taskId() + " on " + node + " failed: " + why);
+            });
+  }
+
+  /** The node's outcome as the version owner applies it. */
+  static CompactionResult resultOf(CompactionRequest task, CompactionOutcome o) {
+    Map<Integer, List<Long>> removed = new java.util.TreeMap<>();
+    List<SstInfo> added = new ArrayList<>();
+    for (CompactionOutcome.LevelEdit e : o.changes()) {
+      removed.computeIfAbsent(e.level(), k -> new ArrayList<>()).addAll(e.removed());
+      added.addAll(e.added());
+    }
+    return new CompactionResult(
+        task.taskId(),
+        removed,
+        task.targetLevel(),
+        added,
+        o.statsDelta(),
+        o.safeEpoch(),
+        o.readBytes(),
+        o.writtenBytes(),
+        o.droppedKeys());
   }
 
   private static void join(CompletableFuture<Void> f) {

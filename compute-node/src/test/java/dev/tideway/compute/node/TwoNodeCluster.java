@@ -6,6 +6,7 @@ import dev.tideway.common.time.Clock;
 import dev.tideway.storage.api.StateStores;
 import dev.tideway.storage.api.Storage;
 import dev.tideway.storage.api.StorageOptions;
+import dev.tideway.storage.api.StorageRole;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.test.TestingServer;
@@ -29,7 +30,14 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 final class TwoNodeCluster implements AutoCloseable {
   final TestingServer zk;
   final Storage storageA = StateStores.open("memory://", StorageOptions.defaults());
-  final Storage storageB = StateStores.open("memory://", StorageOptions.defaults());
+
+  /**
+   * Node B's store does no compaction of its own (a version owner, as meta's store is), so a {@code
+   * Compact} command finds the SSTs it names.
+   */
+  final Storage storageB =
+      StateStores.open("memory://", StorageOptions.defaults(), StorageRole.versionOwner());
+
   final ComputeNode a;
   final ComputeNode b;
   final ActorRef<ComputeEvent> meta;

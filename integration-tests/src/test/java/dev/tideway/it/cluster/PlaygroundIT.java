@@ -86,4 +86,32 @@ class PlaygroundIT {
       assertThat(rows(st, "SELECT * FROM mv")).isEqualTo(rows(st, agg));
     }
   }
+
+  @Test
+  void viewsOnViewsChainOfThreeBackfillAndFollowChanges() throws Exception {
+    Playground.Options o = options(dir);
+    try (Playground p = Playground.start(o, Clock.system());
+        Connection c = connect(p);
+        Statement st = c.createStatement()) {
+      st.execute("CREATE TABLE base (k INT PRIMARY KEY, v INT)");
+      st.execute("INSERT INTO base SELECT x, x % 50 FROM generate_series(1, 3000) AS x");
+      st.execute("FLUSH");
+      st.execute("CREATE MATERIALIZED VIEW m1 AS SELECT k, v * 2 AS w FROM base WHERE v < 40");
+      st.execute("CREATE MATERIALIZED VIEW m2 AS SELECT w, count(*) AS n FROM m1 GROUP BY w");
+      st.execute("CREATE MATERIALIZED VIEW m3 AS SELECT n, count(*) AS groups FROM m2 GROUP BY n");
+      String q1 = "SELECT k, v * 2 AS w FROM base WHERE v < 40";
+      String q2 = "SELECT v * 2 AS w, count(*) AS n FROM base WHERE v < 40 GROUP BY v * 2";
+      String q3 = "SELECT n, count(*) AS groups FROM (" + q2 + ") AS x GROUP BY n";
+      assertThat(rows(st, "SELECT * FROM m1")).isEqualTo(rows(st, q1));
+      assertThat(rows(st, "SELECT * FROM m2")).isEqualTo(rows(st, q2));
+      assertThat(rows(st, "SELECT * FROM m3")).isEqualTo(rows(st, q3));
+      st.execute("DELETE FROM base WHERE k % 7 = 0");
+      st.execute("UPDATE base SET v = (v + 13) % 50 WHERE k % 5 = 0");
+      st.execute("INSERT INTO base SELECT x, x % 11 FROM generate_series(3001, 3500) AS x");
+      st.execute("FLUSH");
+      assertThat(rows(st, "SELECT * FROM m1")).isEqualTo(rows(st, q1));
+      assertThat(rows(st, "SELECT * FROM m2")).isEqualTo(rows(st, q2));
+      assertThat(rows(st, "SELECT * FROM m3")).isEqualTo(rows(st, q3));
+    }
+  }
 }
