@@ -80,7 +80,8 @@ public final class MetaProcess implements AutoCloseable {
             mc,
             codec,
             clock,
-            MetaWiring.of(bridge, codec, storage, o.storeUrl(), o.barrierIntervalMs()));
+            MetaWiring.of(
+                bridge, codec, storage, o.storeUrl(), o.barrierIntervalMs(), true, clock));
     closers.push(meta);
     member.system().systemActorOf(MetaEndpoint.create(meta), MetaProtocol.ENDPOINT, Props.empty());
   }

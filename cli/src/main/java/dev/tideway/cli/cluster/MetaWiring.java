@@ -4,11 +4,17 @@ import dev.tideway.barrier.control.BarrierCompleted;
 import dev.tideway.barrier.control.NodeFailure;
 import dev.tideway.barrier.global.BarrierConfig;
 import dev.tideway.barrier.progress.ProgressConfig;
+import dev.tideway.common.time.Clock;
+import dev.tideway.meta.barrier.BarrierObserver;
 import dev.tideway.meta.barrier.BarrierRunner;
+import dev.tideway.meta.barrier.RecoveryBackoff;
 import dev.tideway.meta.fragment.PlanCodec;
+import dev.tideway.meta.version.ReaderPins;
 import dev.tideway.meta.version.StorageVersionCommitter;
+import dev.tideway.meta.version.VersionMaintenance;
 import dev.tideway.storage.api.SstInfo;
 import dev.tideway.storage.api.Storage;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.RejectedExecutionException;
 
@@ -21,13 +27,17 @@ public final class MetaWiring {
 
   /**
    * @param barrierIntervalMs the barrier interval, or 0 to follow the cluster's system parameters
+   * @param maintain whether the leader schedules compaction on the compute nodes and vacuums (a
+   *     cluster's version owner); a standalone store (the playground) compacts itself
    */
   public static BarrierRunner.Wiring<SstInfo> of(
       ComputeBridge bridge,
       PlanCodec codec,
       Storage storage,
       String storeUrl,
-      long barrierIntervalMs) {
+      long barrierIntervalMs,
+      boolean maintain,
+      Clock clock) {
     BarrierConfig config =
         barrierIntervalMs <= 0
             ? null
@@ -77,6 +87,13 @@ public final class MetaWiring {
                   }
                 }),
         new StorageVersionCommitter(storage, storeUrl),
-        u -> {});
+        u -> {},
+        RecoveryBackoff.DEFAULT,
+        BarrierObserver.NONE,
+        maintain
+            ? List.of(
+                VersionMaintenance.task(
+                    storage, new ReaderPins(clock), VersionMaintenance.Config.DEFAULT, clock))
+            : List.of());
   }
 }

@@ -109,7 +109,13 @@ public final class Playground implements AutoCloseable {
             codec,
             clock,
             MetaWiring.of(
-                bridge, codec, storage, storeDir.toUri().toString(), options.barrierIntervalMs()));
+                bridge,
+                codec,
+                storage,
+                storeDir.toUri().toString(),
+                options.barrierIntervalMs(),
+                false,
+                clock));
     closers.push(meta);
     awaitLeader(meta, clock);
     meta.registry()

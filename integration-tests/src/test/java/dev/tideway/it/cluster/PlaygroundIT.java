@@ -98,10 +98,10 @@ class PlaygroundIT {
       st.execute("FLUSH");
       st.execute("CREATE MATERIALIZED VIEW m1 AS SELECT k, v * 2 AS w FROM base WHERE v < 40");
       st.execute("CREATE MATERIALIZED VIEW m2 AS SELECT w, count(*) AS n FROM m1 GROUP BY w");
-      st.execute("CREATE MATERIALIZED VIEW m3 AS SELECT n, count(*) AS groups FROM m2 GROUP BY n");
+      st.execute("CREATE MATERIALIZED VIEW m3 AS SELECT n, count(*) AS ngroups FROM m2 GROUP BY n");
       String q1 = "SELECT k, v * 2 AS w FROM base WHERE v < 40";
       String q2 = "SELECT v * 2 AS w, count(*) AS n FROM base WHERE v < 40 GROUP BY v * 2";
-      String q3 = "SELECT n, count(*) AS groups FROM (" + q2 + ") AS x GROUP BY n";
+      String q3 = "SELECT n, count(*) AS ngroups FROM (" + q2 + ") AS x GROUP BY n";
       assertThat(rows(st, "SELECT * FROM m1")).isEqualTo(rows(st, q1));
       assertThat(rows(st, "SELECT * FROM m2")).isEqualTo(rows(st, q2));
       assertThat(rows(st, "SELECT * FROM m3")).isEqualTo(rows(st, q3));
