@@ -21,7 +21,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,7 +31,6 @@ import org.junit.jupiter.api.io.TempDir;
  * standby must take over, the job's progress must never go backwards, and the view must end equal
  * to a batch recomputation of its query.
  */
-@Tag("cluster")
 class LocalClusterIT {
   @TempDir Path dir;
 
@@ -74,6 +72,22 @@ class LocalClusterIT {
         lines.subList(Math.max(0, lines.size() - 40), lines.size()).forEach(System.out::println);
       }
     }
+  }
+
+  private void startCompute(int id, String zkAddr, String store, int port) throws IOException {
+    start(
+        "compute-" + id,
+        "compute",
+        "--zookeeper",
+        zkAddr,
+        "--store",
+        store,
+        "--node-id",
+        "" + id,
+        "--parallelism",
+        "1",
+        "--port",
+        "" + port);
   }
 
   private String get(int port, String path) {
@@ -162,20 +176,9 @@ class LocalClusterIT {
           "--barrier-interval-ms",
           "250");
     }
+    int[] computePort = {PlaygroundIT.freePort(), PlaygroundIT.freePort()};
     for (int i = 1; i <= 2; i++) {
-      start(
-          "compute-" + i,
-          "compute",
-          "--zookeeper",
-          zkAddr,
-          "--store",
-          store,
-          "--node-id",
-          "" + i,
-          "--parallelism",
-          "1",
-          "--port",
-          "" + PlaygroundIT.freePort());
+      startCompute(i, zkAddr, store, computePort[i - 1]);
     }
     int pg = PlaygroundIT.freePort();
     start(
@@ -213,10 +216,16 @@ class LocalClusterIT {
         assertThat(ratio).as("progress never goes backwards (%s)", p).isGreaterThanOrEqualTo(last);
         last = ratio;
         if (!killed && ratio > 0.2) {
-          String leader =
-              get(metaHttp[0], "/health/ready").contains("leader") ? "meta-1" : "meta-2";
-          processes.get(leader).destroyForcibly();
+          int leaderIdx = get(metaHttp[0], "/health/ready").contains("leader") ? 0 : 1;
+          processes.get("meta-" + (leaderIdx + 1)).destroyForcibly();
           killed = true;
+          long killedAt = System.nanoTime();
+          while (!get(metaHttp[1 - leaderIdx], "/health/ready").contains("leader")) {
+            assertThat(System.nanoTime() - killedAt)
+                .as("the standby leads within 15 s of the leader's death")
+                .isLessThan(TimeUnit.SECONDS.toNanos(15));
+            TimeUnit.MILLISECONDS.sleep(100);
+          }
         }
         TimeUnit.MILLISECONDS.sleep(300);
       }
@@ -224,6 +233,23 @@ class LocalClusterIT {
       assertThat(rows(st, "SELECT progress FROM rw_catalog.rw_ddl_progress")).isEmpty();
       st.execute("FLUSH");
       assertThat(rows(st, "SELECT * FROM mv")).isEqualTo(rows(st, agg));
+
+      // a compute node killed mid-job and restarted on its address: recovery, then exact again
+      String agg2 = "SELECT v % 3 AS g, max(k) AS m, count(*) AS n FROM t GROUP BY v % 3";
+      st.execute("CREATE MATERIALIZED VIEW mv2 AS " + agg2);
+      TimeUnit.SECONDS.sleep(2);
+      processes.get("compute-2").destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+      startCompute(2, zkAddr, store, computePort[1]);
+      long until = System.nanoTime() + TimeUnit.MINUTES.toNanos(4);
+      while (!rows(st, "SELECT progress FROM rw_catalog.rw_ddl_progress").isEmpty()
+          && System.nanoTime() < until) {
+        TimeUnit.MILLISECONDS.sleep(500);
+      }
+      assertThat(rows(st, "SELECT progress FROM rw_catalog.rw_ddl_progress")).isEmpty();
+      executeWithin(st, "INSERT INTO t VALUES (30001, 5), (30002, 6)", 120_000);
+      executeWithin(st, "FLUSH", 120_000);
+      assertThat(rows(st, "SELECT * FROM mv")).isEqualTo(rows(st, agg));
+      assertThat(rows(st, "SELECT * FROM mv2")).isEqualTo(rows(st, agg2));
     }
   }
 
