@@ -36,7 +36,10 @@ public final class StorageBatchReader implements BatchReader {
     if (epoch <= 0 || store.committedEpoch() <= 0) {
       return List.of(); // nothing committed yet: every table is empty
     }
-    long at = Math.min(epoch, store.committedEpoch());
+    // Read the store's latest committed version: every table of one version is consistent, while
+    // an older epoch may lie below what compaction already folded (the ZooKeeper pointer can lag
+    // the store by one commit after a restart).
+    long at = store.committedEpoch();
     List<Row> out = new ArrayList<>();
     try (StateTable.CloseableRows rows =
         StateTable.readCommitted(store, tableId, StateTables.codecs(t), at)) {
