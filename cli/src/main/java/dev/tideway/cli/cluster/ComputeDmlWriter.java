@@ -5,6 +5,7 @@ import dev.tideway.common.plan.StreamNode;
 import dev.tideway.common.plan.StreamPlanNode;
 import dev.tideway.common.plan.TableDesc;
 import dev.tideway.common.row.Row;
+import dev.tideway.common.time.Clock;
 import dev.tideway.common.vnode.VirtualNode;
 import dev.tideway.compute.executor.DmlRouter;
 import dev.tideway.compute.node.ComputeCommand;
@@ -40,8 +41,10 @@ public final class ComputeDmlWriter implements DmlWriter {
   private final ComputeBridge bridge;
   private final MetaAccess meta;
   private final PlanCodec codec;
+  private final Clock clock;
 
-  public ComputeDmlWriter(ComputeBridge bridge, MetaAccess meta, PlanCodec codec) {
+  public ComputeDmlWriter(ComputeBridge bridge, MetaAccess meta, PlanCodec codec, Clock clock) {
+    this.clock = clock;
     this.bridge = bridge;
     this.meta = meta;
     this.codec = codec;
@@ -84,25 +87,46 @@ public final class ComputeDmlWriter implements DmlWriter {
           delByNode.computeIfAbsent(node, k -> new ArrayList<>()).addAll(part.deletes());
           insByNode.computeIfAbsent(node, k -> new ArrayList<>()).addAll(part.inserts());
         });
-    List<CompletableFuture<ComputeEvent>> acks = new ArrayList<>();
-    for (String node : union(delByNode, insByNode)) {
-      List<Row> d = delByNode.getOrDefault(node, List.of());
-      List<Row> i = insByNode.getOrDefault(node, List.of());
-      acks.add(
-          bridge.request(
-              node, id -> new ComputeCommand.WriteDml(id, tableId, d, i, bridge.replyTo())));
-    }
     long rows = 0;
-    for (CompletableFuture<ComputeEvent> a : acks) {
-      rows += rowsOf(a, tableId);
+    long deadline = clock.nanoTime() + TimeUnit.SECONDS.toNanos(WRITE_TIMEOUT_S);
+    List<String> pending = union(delByNode, insByNode);
+    while (!pending.isEmpty()) {
+      Map<String, CompletableFuture<ComputeEvent>> acks = new TreeMap<>();
+      for (String node : pending) {
+        List<Row> d = delByNode.getOrDefault(node, List.of());
+        List<Row> i = insByNode.getOrDefault(node, List.of());
+        acks.put(
+            node,
+            bridge.request(
+                node, id -> new ComputeCommand.WriteDml(id, tableId, d, i, bridge.replyTo())));
+      }
+      List<String> retry = new ArrayList<>();
+      for (Map.Entry<String, CompletableFuture<ComputeEvent>> a : acks.entrySet()) {
+        ComputeEvent e = await(a.getValue(), tableId);
+        if (e instanceof ComputeEvent.CommandFailed f
+            && f.reason().contains("no DML actor")
+            && clock.nanoTime() < deadline) {
+          retry.add(a.getKey()); // the node is (re)building its actors: recovery, a new table
+        } else {
+          rows += rowsOf(e, tableId);
+        }
+      }
+      pending = retry;
+      if (!pending.isEmpty()) {
+        try {
+          clock.sleepMillis(100);
+        } catch (InterruptedException ie) {
+          Thread.currentThread().interrupt();
+          throw PgException.error(SqlState.QUERY_CANCELED, "interrupted while writing");
+        }
+      }
     }
     return rows;
   }
 
-  private static long rowsOf(CompletableFuture<ComputeEvent> ack, int tableId) {
-    ComputeEvent e;
+  private static ComputeEvent await(CompletableFuture<ComputeEvent> ack, int tableId) {
     try {
-      e = ack.get(WRITE_TIMEOUT_S, TimeUnit.SECONDS);
+      return ack.get(WRITE_TIMEOUT_S, TimeUnit.SECONDS);
     } catch (InterruptedException ie) {
       Thread.currentThread().interrupt();
       throw PgException.error(SqlState.QUERY_CANCELED, "interrupted while writing");
@@ -110,6 +134,9 @@ public final class ComputeDmlWriter implements DmlWriter {
       throw PgException.error(
           SqlState.INTERNAL_ERROR, "write into table " + tableId + " failed: " + ex.getMessage());
     }
+  }
+
+  private static long rowsOf(ComputeEvent e, int tableId) {
     if (e instanceof ComputeEvent.CommandFailed f) {
       throw PgException.error(
           SqlState.INTERNAL_ERROR, "write into table " + tableId + " failed: " + f.reason());

@@ -87,7 +87,7 @@ public final class FrontendProcess implements AutoCloseable {
         new Frontend(
             client,
             new StorageBatchReader(storage, id -> Playground.tableOf(client, id)),
-            new ComputeDmlWriter(bridge, access, codec));
+            new ComputeDmlWriter(bridge, access, codec, clock));
     pg = new PgServer(PgServerConfig.defaults(o.pgPort()), frontend);
     pg.start();
     closers.push(pg);

@@ -133,7 +133,7 @@ public final class Playground implements AutoCloseable {
         new Frontend(
             client,
             new StorageBatchReader(storage, id -> tableOf(client, id)),
-            new ComputeDmlWriter(bridge, access, codec));
+            new ComputeDmlWriter(bridge, access, codec, clock));
     pg = new PgServer(PgServerConfig.defaults(options.pgPort()), frontend);
     pg.start();
     closers.push(pg);
