@@ -45,6 +45,9 @@ public final class ActorPlans {
   /** Fragment id → its actors (actor id order as stored). */
   private final Map<Integer, List<Actor>> actorsOf = new HashMap<>();
 
+  /** Fragment id → the job it belongs to. */
+  private final Map<Integer, Integer> jobOfFragment = new HashMap<>();
+
   /** Fragment id → the fragments (any job) that read it, with the edge they read it by. */
   private final Map<Integer, List<Downstream>> downstreams = new HashMap<>();
 
@@ -63,6 +66,7 @@ public final class ActorPlans {
     for (FragmentGraph g : catalog.fragments().values()) {
       for (Fragment f : g.fragments()) {
         fragments.put(f.fragmentId(), f);
+        jobOfFragment.put(f.fragmentId(), g.jobId());
         actorsOf.put(f.fragmentId(), g.actorsOf(f.fragmentId()));
       }
       for (Actor a : g.actors()) {
@@ -187,14 +191,9 @@ public final class ActorPlans {
   }
 
   private int jobOf(int fragmentId) {
-    for (FragmentGraph g : catalog.fragments().values()) {
-      for (Fragment f : g.fragments()) {
-        if (f.fragmentId() == fragmentId) {
-          return g.jobId();
-        }
-      }
-    }
-    throw new IllegalStateException("fragment " + fragmentId + " is in no job");
+    Integer job = jobOfFragment.get(fragmentId);
+    Checks.checkState(job != null, "fragment %s is in no job", fragmentId);
+    return job;
   }
 
   /** How actor {@code up} sends to the actors of downstream fragment {@code d}. */

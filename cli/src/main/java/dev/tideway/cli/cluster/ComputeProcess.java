@@ -1,7 +1,6 @@
 package dev.tideway.cli.cluster;
 
 import com.typesafe.config.ConfigFactory;
-import dev.tideway.common.exec.Threads;
 import dev.tideway.common.time.Clock;
 import dev.tideway.compute.actor.ExecutorBuilders;
 import dev.tideway.compute.node.ComputeNode;
@@ -14,11 +13,7 @@ import dev.tideway.storage.api.StorageOptions;
 import dev.tideway.storage.api.StorageRole;
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * One {@code tideway compute} process: a compute node on the shared state store (a follower with
@@ -26,8 +21,6 @@ import org.slf4j.LoggerFactory;
  * meta leader commits.
  */
 public final class ComputeProcess implements AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(ComputeProcess.class);
-  private static final long FOLLOW_INTERVAL_MS = 100;
 
   /** How to start. */
   public record Options(
@@ -76,19 +69,7 @@ public final class ComputeProcess implements AutoCloseable {
             clock,
             storage);
     closers.push(node);
-    ScheduledExecutorService follow = Threads.scheduler("storage-follow");
-    closers.push(follow::shutdownNow);
-    follow.scheduleWithFixedDelay(
-        () -> {
-          try {
-            storage.refresh(0);
-          } catch (RuntimeException e) {
-            LOG.warn("could not follow the committed version: {}", e.toString());
-          }
-        },
-        FOLLOW_INTERVAL_MS,
-        FOLLOW_INTERVAL_MS,
-        TimeUnit.MILLISECONDS);
+    closers.push(StoreFollower.start(storage));
     CuratorFramework zk = Zk.connect(o.zookeeper(), 15_000);
     closers.push(zk);
     NodeRegistry registry = new NodeRegistry(zk, new MetaPaths(o.clusterId()));

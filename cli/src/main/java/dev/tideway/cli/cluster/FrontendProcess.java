@@ -1,6 +1,5 @@
 package dev.tideway.cli.cluster;
 
-import dev.tideway.common.exec.Threads;
 import dev.tideway.common.time.Clock;
 import dev.tideway.frontend.Frontend;
 import dev.tideway.frontend.pgwire.PgServer;
@@ -14,8 +13,6 @@ import dev.tideway.storage.api.StorageOptions;
 import dev.tideway.storage.api.StorageRole;
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 
 /**
@@ -64,19 +61,7 @@ public final class FrontendProcess implements AutoCloseable {
         StateStores.open(
             o.storeUrl(), StorageOptions.defaults(), StorageRole.follower(o.storeSpace()));
     closers.push(storage);
-    ScheduledExecutorService follow = Threads.scheduler("storage-follow");
-    closers.push(follow::shutdownNow);
-    follow.scheduleWithFixedDelay(
-        () -> {
-          try {
-            storage.refresh(0);
-          } catch (RuntimeException e) {
-            // the next round retries; batch reads refresh on demand too
-          }
-        },
-        100,
-        100,
-        TimeUnit.MILLISECONDS);
+    closers.push(StoreFollower.start(storage));
     PlanCodec codec = KryoPlanCodec.create();
     RemoteMetaAccess access = new RemoteMetaAccess(member.system(), zk, o.clusterId(), clock);
     ComputeBridge bridge = new ComputeBridge(member.system(), "frontend-bridge");
