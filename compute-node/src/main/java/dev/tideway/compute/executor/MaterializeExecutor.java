@@ -13,12 +13,25 @@ import dev.tideway.common.types.Schema;
 import dev.tideway.storage.table.StateTable;
 
 /**
- * Writes its input into the table of a materialized view (or a table) by primary key and passes the
- * input on unchanged. An insert of a pk that exists overwrites the row (an upsert, as RisingWave's
- * default conflict behaviour); a delete of a pk that does not exist is ignored, since nothing is
- * there to remove. Each write tells storage its live-row delta (+1 insert, -1 delete, 0 update),
- * which is what makes {@code TableStats.liveRowCount} exact; {@link #liveRowCountDelta()} counts
- * the same for the epoch being written.
+ * Writes its input into the table of a materialized view (or a table) by primary key and emits the
+ * change it actually made, so everything downstream (the next view, a backfill reading this table's
+ * stream) sees a consistent change stream whatever its input was. This is RisingWave's overwrite
+ * conflict behaviour, and it matters because DML is planned against the committed epoch: an {@code
+ * UPDATE} issued right after a {@code DELETE} may carry a stale old row, or the old row of a key
+ * that no longer exists.
+ *
+ * <ul>
+ *   <li>An insert of a pk that exists overwrites the row and is emitted as {@code U-}(stored row)
+ *       {@code U+}(new row); an insert equal to the stored row changes nothing and emits nothing.
+ *   <li>A delete emits {@code -}(stored row); a delete of a pk that does not exist emits nothing.
+ *   <li>An update pair on one pk emits {@code U-}(stored row) {@code U+}(new row), or {@code +}(new
+ *       row) when the key was absent. A pair whose halves differ in pk is a delete and an insert.
+ * </ul>
+ *
+ * <p>A chunk that needs no correction (the usual case) is passed on as it is, without a copy. Each
+ * write tells storage its live-row delta (+1 insert, -1 delete, 0 update), which is what makes
+ * {@code TableStats.liveRowCount} exact; {@link #liveRowCountDelta()} counts the same for the epoch
+ * being written.
  *
  * <p>On each barrier the table's epoch is sealed ({@code commit(curr, prev)}); on the first, it
  * starts at {@code curr}. Confined to the actor thread.
@@ -63,25 +76,37 @@ public final class MaterializeExecutor implements Executor {
 
   @Override
   public Message next() {
-    Message m = input.next();
-    if (m instanceof Message.Chunk c) {
-      Checks.checkState(started, "%s: chunk before the first barrier", info);
-      write(c.chunk());
-    } else if (m instanceof Barrier b) {
-      if (!started || b.kind() == BarrierKind.INITIAL) {
-        table.init(b.curr());
-        started = true;
-      } else {
-        table.commit(b.curr(), b.prev());
+    while (true) {
+      Message m = input.next();
+      if (m instanceof Message.Chunk c) {
+        Checks.checkState(started, "%s: chunk before the first barrier", info);
+        StreamChunk out = write(c.chunk());
+        if (out.cardinality() > 0) {
+          return out == c.chunk() ? m : Message.of(out);
+        }
+        continue;
       }
-      lastEpochDelta = liveRowCountDelta;
-      liveRowCountDelta = 0;
+      if (m instanceof Barrier b) {
+        if (!started || b.kind() == BarrierKind.INITIAL) {
+          table.init(b.curr());
+          started = true;
+        } else {
+          table.commit(b.curr(), b.prev());
+        }
+        lastEpochDelta = liveRowCountDelta;
+        liveRowCountDelta = 0;
+      }
+      return m;
     }
-    return m;
   }
 
-  private void write(StreamChunk chunk) {
+  /**
+   * Applies the chunk to the table and returns the change made: the chunk itself when every visible
+   * row was applied exactly as written, else a corrected chunk.
+   */
+  private StreamChunk write(StreamChunk chunk) {
     int n = chunk.size();
+    Corrections fix = new Corrections(chunk);
     for (int i = 0; i < n; i++) {
       if (!chunk.isVisible(i)) {
         continue;
@@ -90,36 +115,65 @@ public final class MaterializeExecutor implements Executor {
       Row row = chunk.row(i);
       if (op == Op.UPDATE_DELETE && i + 1 < n && chunk.isVisible(i + 1)) {
         Row next = chunk.row(i + 1);
-        Row old = table.get(table.pkOf(row));
-        if (old != null && table.pkOf(next).equals(table.pkOf(row))) {
-          table.update(old, next);
+        Row pk = table.pkOf(row);
+        if (chunk.op(i + 1) == Op.UPDATE_INSERT && table.pkOf(next).equals(pk)) {
+          updatePair(fix, i, row, next, table.get(pk));
           i++;
           continue;
         }
       }
       if (op.isInsert()) {
-        upsert(row);
+        upsert(fix, i, op, row);
       } else {
-        remove(row);
+        remove(fix, i, op, row);
+      }
+    }
+    return fix.result();
+  }
+
+  private void updatePair(Corrections fix, int i, Row oldRow, Row newRow, Row stored) {
+    if (stored == null) {
+      table.insert(newRow);
+      liveRowCountDelta++;
+      fix.drop(i);
+      fix.replace(i + 1, Op.INSERT, newRow);
+    } else if (stored.equals(newRow)) {
+      fix.drop(i);
+      fix.drop(i + 1);
+    } else {
+      table.update(stored, newRow);
+      if (!stored.equals(oldRow)) {
+        fix.replace(i, Op.UPDATE_DELETE, stored);
       }
     }
   }
 
-  private void upsert(Row row) {
-    Row old = table.get(table.pkOf(row));
-    if (old == null) {
+  private void upsert(Corrections fix, int i, Op op, Row row) {
+    Row stored = table.get(table.pkOf(row));
+    if (stored == null) {
       table.insert(row);
       liveRowCountDelta++;
+      if (op != Op.INSERT) {
+        fix.replace(i, Op.INSERT, row);
+      }
+    } else if (stored.equals(row)) {
+      fix.drop(i);
     } else {
-      table.update(old, row);
+      table.update(stored, row);
+      fix.replace(i, Op.UPDATE_DELETE, stored, Op.UPDATE_INSERT, row);
     }
   }
 
-  private void remove(Row row) {
-    Row old = table.get(table.pkOf(row));
-    if (old != null) {
-      table.delete(old);
-      liveRowCountDelta--;
+  private void remove(Corrections fix, int i, Op op, Row row) {
+    Row stored = table.get(table.pkOf(row));
+    if (stored == null) {
+      fix.drop(i);
+      return;
+    }
+    table.delete(stored);
+    liveRowCountDelta--;
+    if (op != Op.DELETE || !stored.equals(row)) {
+      fix.replace(i, Op.DELETE, stored);
     }
   }
 }

@@ -28,6 +28,11 @@ import java.util.Optional;
  * Statement}: queries to the batch engine, DML to {@link DmlRunner}, DDL to {@link DdlRunner},
  * SHOW/SET/FLUSH/CANCEL to the catalog and meta.
  *
+ * <p>Reads see the session's own writes: DML is committed by the next checkpoint, so a statement
+ * that reads tables (a query, UPDATE, DELETE, INSERT ... SELECT) after this session wrote first
+ * waits for that checkpoint, as an explicit FLUSH would. Other sessions read the committed epoch
+ * and may not see those writes yet; writes with no read in between never wait.
+ *
  * <p>Thread confinement: the connection's thread, except {@link #cancel()} (any thread), which
  * cancels the running batch query and, for a foreground CREATE MATERIALIZED VIEW, its job.
  */
@@ -55,6 +60,9 @@ public final class Session implements PgSession {
   private final DmlRunner dml;
   private final SessionVars vars = new SessionVars();
   private final JobSlot job = new JobSlot();
+
+  /** This session wrote since its last flush: its next read must wait for a checkpoint. */
+  private boolean unflushedWrites;
 
   public Session(MetaClient meta, BatchReader reader, DmlWriter writer, BatchEngine engine) {
     this.meta = meta;
@@ -144,6 +152,10 @@ public final class Session implements PgSession {
 
   private Result run(Statement s, String sql, List<Object> params, NoticeSink notices)
       throws InterruptedException {
+    if (unflushedWrites && readsTables(s)) {
+      meta.flush();
+      unflushedWrites = false;
+    }
     if (s instanceof Statement.Query q) {
       BatchEngine.Result r = engine.query(q.sql(), params);
       return Result.rows(
@@ -182,7 +194,17 @@ public final class Session implements PgSession {
     if (vars.implicitFlush()) {
       meta.flush();
     }
+    unflushedWrites = !vars.implicitFlush();
     return Result.command(tag);
+  }
+
+  /** Whether {@code s} reads table data, and so must see this session's earlier writes. */
+  private static boolean readsTables(Statement s) {
+    return s instanceof Statement.Query
+        || s instanceof Statement.Update
+        || s instanceof Statement.Delete
+        || (s instanceof Statement.Insert i
+            && !i.source().stripLeading().regionMatches(true, 0, "VALUES", 0, 6));
   }
 
   private Result runCommand(Statement s) throws InterruptedException {
@@ -196,6 +218,7 @@ public final class Session implements PgSession {
     }
     if (s instanceof Statement.Flush) {
       meta.flush();
+      unflushedWrites = false;
       return Result.command("FLUSH");
     }
     if (s instanceof Statement.CancelJobs c) {

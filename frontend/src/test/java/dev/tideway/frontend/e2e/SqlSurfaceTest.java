@@ -77,7 +77,14 @@ class SqlSurfaceTest {
       st.execute("CREATE TABLE imp (a INT)");
       long before = cluster.cluster.flushCount();
       st.execute("INSERT INTO imp VALUES (1)");
+      st.execute("INSERT INTO imp VALUES (0)");
       assertThat(cluster.cluster.flushCount()).as("off by default").isEqualTo(before);
+      // the session reads its own writes: its first read after a write waits for one checkpoint
+      assertThat(TestCluster.rows(st, "SELECT count(*) FROM imp")).containsExactly("2");
+      assertThat(TestCluster.rows(st, "SELECT count(*) FROM imp")).containsExactly("2");
+      assertThat(cluster.cluster.flushCount()).isEqualTo(before + 1);
+      st.execute("DELETE FROM imp WHERE a = 0");
+      before = cluster.cluster.flushCount();
       st.execute("SET RW_IMPLICIT_FLUSH TO true");
       st.execute("INSERT INTO imp VALUES (2)");
       st.execute("UPDATE imp SET a = 3 WHERE a = 2");
