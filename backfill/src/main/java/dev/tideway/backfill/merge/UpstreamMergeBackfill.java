@@ -1,6 +1,7 @@
 package dev.tideway.backfill.merge;
 
 import dev.tideway.backfill.core.BackfillContext;
+import dev.tideway.backfill.core.BackfillFaults;
 import dev.tideway.backfill.core.ChunkMarker;
 import dev.tideway.backfill.core.SnapshotScan;
 import dev.tideway.backfill.core.UpstreamReplica;
@@ -16,6 +17,7 @@ import dev.tideway.barrier.message.Watermark;
 import dev.tideway.common.check.Checks;
 import dev.tideway.common.chunk.StreamChunk;
 import dev.tideway.common.chunk.StreamChunkBuilder;
+import dev.tideway.common.fault.FailPoints;
 import dev.tideway.common.types.DataType;
 import dev.tideway.common.types.Schema;
 import java.util.ArrayDeque;
@@ -167,6 +169,7 @@ public final class UpstreamMergeBackfill implements Executor, AutoCloseable {
   }
 
   private void readBatch(long max) {
+    FailPoints.hit(BackfillFaults.BEFORE_SNAPSHOT_READ);
     int n = (int) Math.min(max, Math.max(1, Math.min(control.available(), Integer.MAX_VALUE)));
     StreamChunkBuilder b = new StreamChunkBuilder(outTypes, n);
     int read = scan.read(source, b, n);

@@ -1,6 +1,7 @@
 package dev.tideway.backfill.snapshot;
 
 import dev.tideway.backfill.core.BackfillContext;
+import dev.tideway.backfill.core.BackfillFaults;
 import dev.tideway.backfill.core.SnapshotCursor;
 import dev.tideway.backfill.core.SnapshotReader;
 import dev.tideway.backfill.core.SnapshotScan;
@@ -17,6 +18,7 @@ import dev.tideway.barrier.message.Message;
 import dev.tideway.common.check.Checks;
 import dev.tideway.common.chunk.StreamChunk;
 import dev.tideway.common.chunk.StreamChunkBuilder;
+import dev.tideway.common.fault.FailPoints;
 import dev.tideway.common.types.Schema;
 import dev.tideway.storage.api.KeyRange;
 import java.util.ArrayDeque;
@@ -175,6 +177,7 @@ public final class SnapshotBackfillExecutor implements Executor, AutoCloseable {
       };
 
   private void readBatch(long max) {
+    FailPoints.hit(BackfillFaults.BEFORE_SNAPSHOT_READ);
     int n = (int) Math.min(max, Math.max(1, Math.min(control.available(), Integer.MAX_VALUE)));
     StreamChunkBuilder b = new StreamChunkBuilder(schema.types(), n);
     int read = scan.read(reader, b, n);
