@@ -7,6 +7,7 @@ import dev.tideway.barrier.message.Message;
 import dev.tideway.common.check.Checks;
 import dev.tideway.common.exec.Threads;
 import dev.tideway.common.fault.FailPoints;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -24,6 +25,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * node dropped the actor.
  */
 public final class StreamActor {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(StreamActor.class);
+
   /** Fails the actor thread just before it pulls its next message (tests: actor crash). */
   public static final String FAIL_BEFORE_NEXT = FailPoints.declare("compute.actor.before-next");
 
@@ -46,13 +49,26 @@ public final class StreamActor {
   private final AtomicReference<Status> status = new AtomicReference<>(Status.CREATED);
   private final Thread thread;
 
+  /** Closed on the actor thread when it exits, whatever the reason (storage cursors, readers). */
+  private final List<AutoCloseable> resources;
+
   /**
    * @param root the chain's root; wrapped in {@link CheckedExecutor} here if it is not already
    */
   public StreamActor(int actorId, Executor root, ActorReporter reporter) {
+    this(actorId, root, reporter, List.of());
+  }
+
+  /**
+   * @param resources executors of the chain that hold resources, closed in order when the actor
+   *     thread exits (stop, end, failure or drop)
+   */
+  public StreamActor(
+      int actorId, Executor root, ActorReporter reporter, List<AutoCloseable> resources) {
     this.actorId = actorId;
     this.root = CheckedExecutor.wrap(root);
     this.reporter = reporter;
+    this.resources = List.copyOf(resources);
     this.thread = Threads.named("actor-" + actorId, true).newThread(this::run);
   }
 
@@ -109,6 +125,18 @@ public final class StreamActor {
         reporter.actorFailed(actorId, e);
       }
       // else: dropped; the interrupt surfaced as an exception, which is expected
+    } finally {
+      closeResources();
+    }
+  }
+
+  private void closeResources() {
+    for (AutoCloseable r : resources) {
+      try {
+        r.close();
+      } catch (Exception | Error e) {
+        LOG.warn("actor {}: closing {} failed: {}", actorId, r, e.toString());
+      }
     }
   }
 

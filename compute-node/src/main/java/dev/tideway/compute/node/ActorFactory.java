@@ -62,7 +62,11 @@ final class ActorFactory {
   private final ComputeMetrics metrics;
 
   /** A built actor chain: its root and the dispatch executor at the root (the same object). */
-  record Built(Executor root, DispatchExecutor dispatch) {}
+  /**
+   * A built chain: its checked root, its dispatcher, and the executors holding resources (closed by
+   * the actor thread when it exits).
+   */
+  record Built(Executor root, DispatchExecutor dispatch, List<AutoCloseable> resources) {}
 
   ActorFactory(
       ComputeNodeConfig config,
@@ -103,7 +107,8 @@ final class ActorFactory {
             progress,
             spec.plan(),
             dmlChannels);
-    Executor chain = buildNode(ctx, spec, spec.plan(), actorNodes);
+    List<AutoCloseable> resources = new ArrayList<>();
+    Executor chain = buildNode(ctx, spec, spec.plan(), actorNodes, resources);
     List<Dispatcher> ds = new ArrayList<>();
     for (DispatchSpec d : spec.dispatches()) {
       ds.add(dispatcher(spec.actorId(), chain.schema(), d, actorNodes));
@@ -112,7 +117,7 @@ final class ActorFactory {
     DispatchExecutor dispatch =
         new DispatchExecutor(
             info, metrics.countIn(chain, info.name()), ds, registry::removeChannel);
-    return new Built(CheckedExecutor.wrap(dispatch), dispatch);
+    return new Built(CheckedExecutor.wrap(dispatch), dispatch, resources);
   }
 
   /**
@@ -125,7 +130,11 @@ final class ActorFactory {
   }
 
   private Executor buildNode(
-      ExecutorBuildContext ctx, ActorSpec spec, StreamPlanNode node, Map<Integer, String> nodes) {
+      ExecutorBuildContext ctx,
+      ActorSpec spec,
+      StreamPlanNode node,
+      Map<Integer, String> nodes,
+      List<AutoCloseable> resources) {
     if (node.node() instanceof StreamNode.Merge merge) {
       List<Integer> ups = spec.upstreamActors().get(merge.upstreamFragmentId());
       Checks.checkArgument(
@@ -142,12 +151,16 @@ final class ActorFactory {
     }
     List<Executor> inputs = new ArrayList<>();
     for (StreamPlanNode in : node.inputs()) {
-      inputs.add(metrics.countIn(buildNode(ctx, spec, in, nodes), node.node().kindName()));
+      inputs.add(
+          metrics.countIn(buildNode(ctx, spec, in, nodes, resources), node.node().kindName()));
     }
     if (node.node() instanceof StreamNode.StreamScan scan) {
       inputs.add(scanUpstream(ctx, spec, node, scan, nodes));
     }
     Executor e = builders.forKind(node.node().getClass()).build(ctx, node, inputs);
+    if (e instanceof AutoCloseable c) {
+      resources.add(c);
+    }
     return metrics.countOut(CheckedExecutor.wrap(e));
   }
 

@@ -211,7 +211,7 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
       for (ActorSpec spec : cmd.actors()) {
         BarrierInbox inbox = new BarrierInbox(spec.actorId());
         ActorFactory.Built b = factory.build(spec, inbox, cmd.actorNodes(), progressSink());
-        StreamActor a = new StreamActor(spec.actorId(), b.root(), reporter());
+        StreamActor a = new StreamActor(spec.actorId(), b.root(), reporter(), b.resources());
         inboxes.put(spec.actorId(), inbox);
         actors.put(spec.actorId(), a);
         dispatches.put(spec.actorId(), b.dispatch());

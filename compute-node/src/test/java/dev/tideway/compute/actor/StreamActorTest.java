@@ -103,4 +103,39 @@ class StreamActorTest {
     assertThat(actor.status()).isEqualTo(StreamActor.Status.DROPPED);
     assertThat(reporter.poll(200)).isNull();
   }
+
+  /** A resource of the chain (a backfill's storage cursor) is closed however the actor ends. */
+  @Test
+  void theChainsResourcesAreClosedOnStopFailureAndDrop() throws Exception {
+    java.util.concurrent.atomic.AtomicInteger closed =
+        new java.util.concurrent.atomic.AtomicInteger();
+    AutoCloseable resource = closed::incrementAndGet;
+
+    StreamActor stopped = new StreamActor(7, source, reporter, List.of(resource));
+    stopped.start();
+    inbox.push(TestBarriers.stop(1, 7));
+    assertThat(reporter.take()).isInstanceOf(Collected.class);
+    assertThat(reporter.take()).isEqualTo(new Exited(7, true));
+
+    BarrierInbox inbox2 = new BarrierInbox(7);
+    TestSource failing = new TestSource(new ExecutorInfo(7, 1, "TestSource"), inbox2, 3, 4, 0, 1);
+    StreamActor failed = new StreamActor(7, failing, reporter, List.of(resource));
+    failed.start();
+    inbox2.push(barrier(1));
+    assertThat(reporter.take()).isInstanceOf(Collected.class);
+    failing.kill();
+    assertThat(reporter.take()).isInstanceOf(Failed.class);
+
+    BarrierInbox inbox3 = new BarrierInbox(7);
+    TestSource third = new TestSource(new ExecutorInfo(7, 1, "TestSource"), inbox3, 3, 4, 0, 1);
+    StreamActor dropped = new StreamActor(7, third, reporter, List.of(resource));
+    dropped.start();
+    inbox3.push(barrier(1));
+    assertThat(reporter.take()).isInstanceOf(Collected.class);
+    assertThat(dropped.drop(5_000)).isTrue();
+    for (int i = 0; i < 500 && closed.get() < 3; i++) {
+      Thread.sleep(10); // the stopped and failed threads close after their last report
+    }
+    assertThat(closed.get()).as("closed once per actor: stopped, failed, dropped").isEqualTo(3);
+  }
 }
