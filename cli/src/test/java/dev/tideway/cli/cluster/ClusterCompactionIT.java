@@ -75,6 +75,9 @@ class ClusterCompactionIT {
   void metaSchedulesCompactionOnTheComputeNodeAndCommitsItsResult() throws Exception {
     Clock clock = Clock.system();
     String host = "127.0.0.1";
+    // any free port for the compute node's /metrics (its default may be taken on this machine)
+    System.setProperty("tideway.compute.http-port", "0");
+    com.typesafe.config.ConfigFactory.invalidateCaches();
     String store = dir.resolve("store").toUri().toString();
     int computePort = freePort();
     try (EmbeddedZooKeeper zk = EmbeddedZooKeeper.start(dir.resolve("zk"), host, freePort())) {
@@ -104,13 +107,17 @@ class ClusterCompactionIT {
                   + ", "
                   + (from + 99)
                   + ") AS x");
+          st.execute("FLUSH"); // the UPDATE reads committed rows: make the insert visible first
           st.execute("UPDATE t SET v = v + 1 WHERE k % 10 = " + batch);
           st.execute("INSERT INTO gone VALUES (" + batch + ", " + batch + ")");
           st.execute("FLUSH");
+          assertThat(rows(st, "SELECT sum(v) FROM t"))
+              .as("after batch %s, version %s", batch, meta.storage().describeVersion())
+              .containsExactly(Long.toString(expectedSum(batch)));
         }
         String q = "SELECT count(*), sum(v), min(k), max(k) FROM t";
         List<String> before = rows(st, q);
-        assertThat(before).containsExactly("800|" + expectedSum() + "|1|800");
+        assertThat(before).containsExactly("800|" + expectedSum(7) + "|1|800");
         await(
             "a compaction run on the compute node is committed",
             60_000,
@@ -143,14 +150,16 @@ class ClusterCompactionIT {
         .id();
   }
 
-  /** Σ 3k over 1..800, plus 1 for each k updated once (k % 10 == batch for batches 0..7). */
-  static long expectedSum() {
+  /**
+   * Σ v after batches 0..{@code last}: 3k for k inserted so far, plus 1 for each update that
+   * touched k (the update of batch b touches rows inserted in batches <= b with k % 10 == b).
+   */
+  static long expectedSum(int last) {
     long sum = 0;
-    for (int k = 1; k <= 800; k++) {
+    for (int k = 1; k <= (last + 1) * 100; k++) {
       int batchOfK = (k - 1) / 100;
       long v = 3L * k;
-      // the update of batch b touches rows inserted in batches <= b with k % 10 == b
-      for (int b = batchOfK; b < 8; b++) {
+      for (int b = batchOfK; b <= last; b++) {
         if (k % 10 == b) {
           v++;
         }

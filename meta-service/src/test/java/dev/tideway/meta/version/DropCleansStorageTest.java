@@ -45,10 +45,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code DROP MATERIALIZED VIEW} and {@code DROP TABLE} clean up storage: after the drops commit,
- * the dropped relations' and their internal tables' stats leave the version, the cleanup compaction
- * (run on the compute node, picked by {@link VersionMaintenance}) and vacuum delete every Parquet
- * file that held their rows, and the table that stays is untouched and readable.
+ * {@code DROP MATERIALIZED VIEW}, {@code DROP TABLE} and {@code CANCEL JOBS} clean up storage:
+ * after the drops commit, the dropped relations' and their internal tables' stats leave the
+ * version, the cleanup compaction (run on the compute node, picked by {@link VersionMaintenance})
+ * and vacuum delete every Parquet file that held their rows, and the table that stays is untouched
+ * and readable.
  */
 class DropCleansStorageTest {
   static final int ROWS_PER_BARRIER = 5;
@@ -118,13 +119,20 @@ class DropCleansStorageTest {
                 .id();
         int a =
             ((DdlReply.IdsReserved)
-                    meta.ddl().submit(new DdlCommand.ReserveIds(6)).get(5, TimeUnit.SECONDS))
+                    meta.ddl().submit(new DdlCommand.ReserveIds(8)).get(5, TimeUnit.SECONDS))
                 .from();
         int kept = a + 1;
         create(meta, ObjectKind.TABLE, schema, "t", Plans.sourceTable(a, kept));
         create(meta, ObjectKind.TABLE, schema, "u", Plans.sourceTable(a + 2, a + 3));
         create(meta, ObjectKind.MATERIALIZED_VIEW, schema, "mv", Plans.mvOnMv(a + 3, a + 4, a + 5));
-        Set<Integer> dropped = Set.of(a + 2, a + 3, a + 4, a + 5);
+        int cancelled =
+            create(
+                meta,
+                ObjectKind.MATERIALIZED_VIEW,
+                schema,
+                "mv_t",
+                Plans.mvOnMv(kept, a + 6, a + 7));
+        Set<Integer> dropped = Set.of(a + 2, a + 3, a + 4, a + 5, a + 6, a + 7);
         awaitTrue(
             "every table has rows and some are compacted",
             30_000,
@@ -146,6 +154,9 @@ class DropCleansStorageTest {
         assertThat(heldDropped).isNotEmpty();
         drop(meta, ObjectKind.MATERIALIZED_VIEW, schema, "mv");
         drop(meta, ObjectKind.TABLE, schema, "u");
+        assertThat(meta.ddl().submit(new DdlCommand.CancelJob(cancelled)).get(5, TimeUnit.SECONDS))
+            .as("CANCEL JOBS of the creating mv_t")
+            .isInstanceOf(DdlReply.JobRemoved.class);
 
         awaitTrue(
             "the dropped tables' stats leave the version",
@@ -199,7 +210,7 @@ class DropCleansStorageTest {
         .toList();
   }
 
-  static void create(
+  static int create(
       MetaServer meta,
       ObjectKind kind,
       int schema,
@@ -213,6 +224,7 @@ class DropCleansStorageTest {
                     kind, schema, name, "CREATE " + name, plan, CreateType.BACKGROUND))
             .get(5, TimeUnit.SECONDS);
     assertThat(r).as("create %s", name).isInstanceOf(DdlReply.JobAccepted.class);
+    return ((DdlReply.JobAccepted) r).job().jobId();
   }
 
   static void drop(MetaServer meta, ObjectKind kind, int schema, String name) throws Exception {
