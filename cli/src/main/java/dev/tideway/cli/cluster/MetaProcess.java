@@ -40,6 +40,7 @@ public final class MetaProcess implements AutoCloseable {
   private final Deque<AutoCloseable> closers = new ArrayDeque<>();
   private MetaServer meta;
   private PekkoMember member;
+  private Storage storage;
 
   private MetaProcess() {}
 
@@ -59,8 +60,7 @@ public final class MetaProcess implements AutoCloseable {
     closers.push(zk);
     member = PekkoMember.start(o.host(), o.pekkoPort(), "meta", zk, "/tideway", 60_000);
     closers.push(member);
-    Storage storage =
-        StateStores.open(o.storeUrl(), StorageOptions.defaults(), StorageRole.versionOwner());
+    storage = StateStores.open(o.storeUrl(), StorageOptions.defaults(), StorageRole.versionOwner());
     closers.push(storage);
     PlanCodec codec = KryoPlanCodec.create();
     ComputeBridge bridge = new ComputeBridge(member.system(), "meta-bridge");
@@ -88,6 +88,11 @@ public final class MetaProcess implements AutoCloseable {
 
   public MetaServer meta() {
     return meta;
+  }
+
+  /** The state store this process owns the versions of (for tools and tests). */
+  public Storage storage() {
+    return storage;
   }
 
   public String address() {

@@ -173,9 +173,7 @@ public final class PekkoComputeClient implements ComputeClient {
    */
   @Override
   public CompletableFuture<CompactionResult> compact(String node, CompactionRequest task) {
-    CompactionJob job =
-        new CompactionJob(
-            task.inputs(), task.targetLevel(), task.bottom(), task.safeEpoch(), task.changeLogs());
+    CompactionJob job = CompactionJob.of(task);
     return bridge
         .request(node, id -> new ComputeCommand.Compact(id, job, bridge.replyTo()))
         .thenApply(
@@ -192,22 +190,7 @@ public final class PekkoComputeClient implements ComputeClient {
 
   /** The node's outcome as the version owner applies it. */
   static CompactionResult resultOf(CompactionRequest task, CompactionOutcome o) {
-    Map<Integer, List<Long>> removed = new java.util.TreeMap<>();
-    List<SstInfo> added = new ArrayList<>();
-    for (CompactionOutcome.LevelEdit e : o.changes()) {
-      removed.computeIfAbsent(e.level(), k -> new ArrayList<>()).addAll(e.removed());
-      added.addAll(e.added());
-    }
-    return new CompactionResult(
-        task.taskId(),
-        removed,
-        task.targetLevel(),
-        added,
-        o.statsDelta(),
-        o.safeEpoch(),
-        o.readBytes(),
-        o.writtenBytes(),
-        o.droppedKeys());
+    return CompactionResult.of(task, o);
   }
 
   private static void join(CompletableFuture<Void> f) {

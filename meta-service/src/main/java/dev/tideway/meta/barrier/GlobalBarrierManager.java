@@ -23,6 +23,7 @@ import dev.tideway.meta.cluster.LeaderTerm;
 import dev.tideway.meta.metadata.FragmentGraph;
 import dev.tideway.meta.metadata.JobRecord;
 import dev.tideway.meta.metadata.JobStatus;
+import dev.tideway.meta.metadata.ObjectKind;
 import dev.tideway.meta.metadata.SystemParams;
 import dev.tideway.meta.progress.ProgressSnapshotCodec;
 import java.util.ArrayList;
@@ -44,15 +45,16 @@ import org.slf4j.LoggerFactory;
  * and carries out its decisions, in order.
  *
  * <p>Overview: a timer ticks the core (inject when due); answers from compute nodes are queued to
- * the same thread. Each tick first syncs the catalog: a newly accepted job is registered with the
- * progress tracker and rides on the next barrier as an {@code Add} command (which forces a
- * checkpoint); a removed job rides as a {@code Stop}. On {@code CommitEpoch}: 1. {@link
- * VersionCommitter#commit} makes the version durable; 2. the tracker applies the epoch's mutations
- * and reports against that version's stats; 3. one fenced write through the {@link DdlService}
- * persists the version pointer, every creating job's tracker snapshot and the jobs that became
- * CREATED; 4. listeners (waiters, metrics) hear the update. On {@code StartRecovery}, and when the
- * leader starts, it resets the compute nodes to the committed epoch and restarts the world with an
- * INITIAL barrier.
+ * the same thread. Each tick first syncs the catalog: a newly accepted job's actors are built, then
+ * it rides on the next barrier as an {@code Add} command (which forces a checkpoint) and is
+ * registered with the progress tracker when that barrier commits (so no job is CREATED before its
+ * actors run); a removed job rides as a {@code Stop}, and its tables are dropped from storage after
+ * the {@code Stop} commits. On {@code CommitEpoch}: 1. {@link VersionCommitter#commit} makes the
+ * version durable; 2. the tracker applies the epoch's mutations and reports against that version's
+ * stats; 3. one fenced write through the {@link DdlService} persists the version pointer, every
+ * creating job's tracker snapshot and the jobs that became CREATED; 4. listeners (waiters, metrics)
+ * hear the update. On {@code StartRecovery}, and when the leader starts, it resets the compute
+ * nodes to the committed epoch and restarts the world with an INITIAL barrier.
  *
  * <p>Failover: the core's generation is {@code term.epoch << 32}, above every generation of an
  * earlier leader; the tracker is restored from the snapshots persisted with the last commit, so
@@ -123,6 +125,13 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
 
   private long nextRecoveryAtMs;
 
+  /**
+   * Accepted jobs whose {@code Add} has not committed yet: the tracker learns of them only with
+   * that commit, so no job (a table without backfill in particular) becomes CREATED before its
+   * actors run.
+   */
+  private final Set<Integer> awaitingAdd = new HashSet<>();
+
   /** Jobs whose actors are being built; their Add is scheduled when the build completes. */
   private final Set<Integer> pendingBuilds = new HashSet<>();
 
@@ -132,6 +141,12 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
    * behind it) with no actor to collect it.
    */
   private final Map<Integer, FragmentGraph> stopping = new HashMap<>();
+
+  /**
+   * Removed jobs (and, under key 0, tables a former leader's catalog lost) whose storage tables are
+   * dropped at the first commit after their {@code Stop} committed (no actor writes them then).
+   */
+  private final Map<Integer, Set<Integer>> tablesToDrop = new HashMap<>();
 
   private final BarrierLog log = new BarrierLog(64);
   private final NodeIds nodeIds = new NodeIds();
@@ -286,6 +301,11 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
             this::onDecision,
             (long) term.epoch() << 32);
     tracker = restoreTracker(known);
+    Set<Integer> orphans = orphanTables(known);
+    if (!orphans.isEmpty()) {
+      LOG.info("tables {} hold data but left the catalog; dropping them", orphans);
+      tablesToDrop.put(0, orphans);
+    }
     LOG.info(
         "barrier loop of epoch {} starts at committed epoch {} with {} creating jobs",
         term.epoch(),
@@ -346,6 +366,8 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
     recoveryStreak++;
     nextRecoveryAtMs = now + deps.backoff().delayMs(recoveryStreak);
     pendingBuilds.clear(); // the reset builds every actor of every graph
+    awaitingAdd.forEach(jobId -> track(known, jobId)); // and the INITIAL barrier starts them
+    awaitingAdd.clear();
     stopping.clear(); // and drops every actor, stopped jobs' included
     if (!relocateLostNodes()) {
       return;
@@ -384,6 +406,8 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
     for (FragmentGraph g : known.fragments().values()) {
       if (!next.fragments().containsKey(g.jobId())) {
         tracker.cancel(g.jobId());
+        awaitingAdd.remove(g.jobId());
+        tablesToDrop.put(g.jobId(), tablesOf(known, g.jobId()));
         Set<Integer> actors =
             Set.copyOf(g.actors().stream().map(FragmentGraph.Actor::actorId).toList());
         if (pendingBuilds.contains(g.jobId())) {
@@ -398,18 +422,95 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
     known = next;
   }
 
-  private void addJob(CatalogState next, FragmentGraph g) {
-    JobRecord job = next.jobs().get(g.jobId());
+  /** Starts tracking job {@code jobId}'s progress (from its persisted initial snapshot). */
+  private void track(CatalogState s, int jobId) {
+    JobRecord job = s.jobs().get(jobId);
     if (job != null
+        && job.status() == JobStatus.CREATING
         && job.progressSnapshot().length > 0
-        && !tracker.jobIds().contains((long) g.jobId())) {
+        && !tracker.jobIds().contains((long) jobId)) {
       var spec = ProgressSnapshotCodec.decode(job.progressSnapshot()).job().spec();
       tracker.register(spec, null, core.committedEpoch());
-      LOG.info("tracking job {} with {} backfill actors", g.jobId(), spec.actors().size());
+      LOG.info("tracking job {} with {} backfill actors", jobId, spec.actors().size());
     }
+  }
+
+  /** A commit carries these mutations: jobs whose Add is among them start being tracked. */
+  private void trackAdded(List<Mutation> mutations) {
+    for (Mutation m : mutations) {
+      if (m instanceof Mutation.Add add) {
+        awaitingAdd.removeIf(
+            jobId -> {
+              FragmentGraph g = known.fragments().get(jobId);
+              if (g == null) {
+                return true; // dropped meanwhile
+              }
+              boolean added = g.actors().stream().anyMatch(a -> add.actors().contains(a.actorId()));
+              if (added) {
+                track(known, jobId);
+              }
+              return added;
+            });
+      }
+    }
+  }
+
+  /** The storage tables of job {@code jobId}: its relation and internal tables. */
+  private static Set<Integer> tablesOf(CatalogState s, int jobId) {
+    Set<Integer> out = new HashSet<>();
+    s.objects()
+        .values()
+        .forEach(
+            o -> {
+              if (o.jobId() == jobId && o.kind() != ObjectKind.SOURCE) {
+                out.add(o.id());
+              }
+            });
+    return out;
+  }
+
+  /**
+   * Tables with data in storage that the catalog no longer has (a job removed just before the
+   * previous leader stopped): allocated ids only, so nothing a frontend is about to create.
+   */
+  private Set<Integer> orphanTables(CatalogState s) {
+    Set<Integer> out = new HashSet<>(deps.versions().tablesWithData());
+    out.removeIf(t -> s.objects().containsKey(t) || t <= 0 || t >= s.nextId().next());
+    return out;
+  }
+
+  /** After a commit: drops the tables of removed jobs whose actors are stopped. Owner thread. */
+  private void dropStoppedTables() {
+    Set<Integer> tables = new HashSet<>();
+    List<Integer> jobs = new ArrayList<>();
+    tablesToDrop.forEach(
+        (job, ts) -> {
+          if (!stopping.containsKey(job) && !pendingBuilds.contains(job)) {
+            tables.addAll(ts);
+            jobs.add(job);
+          }
+        });
+    if (jobs.isEmpty()) {
+      return;
+    }
+    try {
+      if (!tables.isEmpty()) {
+        deps.versions().dropTables(tables);
+      }
+      jobs.forEach(tablesToDrop::remove);
+    } catch (RuntimeException e) {
+      LOG.warn("dropping tables {} failed; retrying after the next commit", tables, e);
+    }
+  }
+
+  private void addJob(CatalogState next, FragmentGraph g) {
     if (core.isRecovering() || g.actors().isEmpty()) {
-      return; // recovery builds every actor of the graph anyway
+      // recovery builds every actor of the graph and its INITIAL barrier starts them: every later
+      // commit includes the job's data
+      track(next, g.jobId());
+      return;
     }
+    awaitingAdd.add(g.jobId());
     pendingBuilds.add(g.jobId());
     long generation = core.generation();
     CompletableFuture<Void> built;
@@ -442,6 +543,7 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
       LOG.warn("{}; the job is removed", reason);
       deps.compute().drop(actors);
       tracker.cancel(g.jobId());
+      awaitingAdd.remove(g.jobId());
       deps.ddl().submit(new DdlCommand.FailJob(g.jobId(), reason));
       return;
     }
@@ -533,6 +635,7 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
     long t0 = deps.clock().nanoTime();
     VersionCommitter.CommittedVersion v =
         deps.versions().commit(c.committedEpochs(), c.ssts(), c.statsDeltas());
+    trackAdded(c.mutations());
     c.mutations().forEach(tracker::onMutation);
     ProgressUpdate u = tracker.onEpochCommitted(c.epoch(), true, c.progress(), v.stats());
     LOG.debug("commit {}: tracker jobs {}, update {}", c.committedEpoch(), tracker.jobIds(), u);
@@ -580,6 +683,7 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
       }
       core.updateTopology(runningTopology());
     }
+    dropStoppedTables();
     Map<Long, JobProgress> next = new HashMap<>();
     u.jobs().forEach(p -> next.put(p.jobId(), p));
     latest = Map.copyOf(next);

@@ -82,6 +82,17 @@ public final class StorageVersionCommitter implements VersionCommitter<SstInfo> 
     return committed();
   }
 
+  @Override
+  public void dropTables(java.util.Set<Integer> tableIds) {
+    storage.dropTables(tableIds);
+    LOG.info("dropped the data of tables {}: {}", tableIds, storage.describeVersion());
+  }
+
+  @Override
+  public java.util.Set<Integer> tablesWithData() {
+    return java.util.Set.copyOf(storage.tableStats().keySet());
+  }
+
   /** The storage stats delta of one checkpoint: SST stats plus counted live rows. */
   static Map<Integer, TableStats> statsDelta(List<SstInfo> ssts, List<TableStatsDelta> deltas) {
     Map<Integer, TableStats> out = new HashMap<>();

@@ -130,6 +130,51 @@ class JobBuildTest {
   }
 
   @Test
+  void aJobWithoutBackfillIsCreatedOnlyOnceItsAddCommitted() throws Exception {
+    CompletableFuture<Void> build = new CompletableFuture<>();
+    compute.builder = g -> build;
+    withMeta(
+        (meta, schema, ids) -> {
+          var more =
+              (DdlReply.IdsReserved)
+                  meta.ddl().submit(new DdlCommand.ReserveIds(2)).get(5, TimeUnit.SECONDS);
+          var u =
+              (DdlReply.JobAccepted)
+                  meta.ddl()
+                      .submit(
+                          BarrierFailoverTest.create(
+                              ObjectKind.TABLE,
+                              schema,
+                              "u",
+                              Plans.sourceTable(more.from(), more.from() + 1)))
+                      .get(5, TimeUnit.SECONDS);
+          int job = u.job().jobId();
+          Set<Integer> actors = actorsOf(u.graph());
+          int n = compute.injects.size();
+          long committed = versions.current().pointer().maxCommittedEpoch();
+          awaitTrue(
+              "checkpoints commit while the build is pending",
+              5_000,
+              () ->
+                  compute.injects.size() > n + 10
+                      && versions.current().pointer().maxCommittedEpoch() > committed);
+          assertThat(meta.catalog().orElseThrow().jobs().get(job).status())
+              .as("no Add committed yet, so not CREATED")
+              .isEqualTo(JobStatus.CREATING);
+          var waiter = meta.ddl().awaitCreated(job);
+          assertThat(waiter).isNotDone();
+
+          build.complete(null);
+          waiter.get(10, TimeUnit.SECONDS);
+          assertThat(addInjectedFor(actors)).as("CREATED after its Add").isTrue();
+          awaitTrue(
+              "u created in the catalog",
+              5_000,
+              () -> meta.catalog().orElseThrow().jobs().get(job).status() == JobStatus.CREATED);
+        });
+  }
+
+  @Test
   void aFailedBuildRemovesTheJobAndTellsTheWaiterWhy() throws Exception {
     compute.builder =
         g ->

@@ -96,10 +96,23 @@ class MetaServerRunsBarrierLoopTest {
         assertThat(get(meta, "/metrics"))
             .contains("tideway_ddl_progress_ratio{job_id=\"" + job + "\"}")
             .contains("tideway_ddl_rows_per_second{job_id=\"" + job + "\"}")
+            .contains("tideway_ddl_consumed_rows{job_id=\"" + job + "\"}")
+            .contains("# TYPE tideway_barrier_latency_seconds histogram")
             .contains("tideway_barrier_latency_seconds_bucket{kind=\"CHECKPOINT\"")
             .contains("tideway_barrier_commit_duration_seconds_count")
             .contains("tideway_barrier_inflight")
             .contains("tideway_recovery_total{cause=\"leader_elected\"} 1");
+        String eta = "tideway_ddl_eta_seconds{job_id=\"" + job + "\"}";
+        awaitTrue(
+            "an ETA once the backfill has a rate",
+            20_000,
+            () -> {
+              try {
+                return get(meta, "/metrics").contains(eta);
+              } catch (Exception e) {
+                throw new IllegalStateException(e);
+              }
+            });
         String barriers = get(meta, "/api/barriers");
         assertThat(barriers)
             .contains("\"leader\":true")

@@ -24,14 +24,14 @@ import java.util.function.Consumer;
 
 /**
  * One in-process compute node over a real follower store: every barrier it writes {@code
- * rowsPerBarrier} new rows into {@code tableId} at the barrier's {@code prev} epoch and seals; at a
- * checkpoint it syncs and answers with the real SSTs and stats. Rows written before a reset's
+ * rowsPerBarrier} new rows into each of its tables at the barrier's {@code prev} epoch and seals;
+ * at a checkpoint it syncs and answers with the real SSTs and stats. Rows written before a reset's
  * committed epoch survive; uncommitted ones are dropped like a real node's. Called on the barrier
  * loop's thread; answers arrive from the store's sync thread.
  */
 final class StorageCompute implements ComputeClient {
   private final Storage storage;
-  private final int tableId;
+  private final java.util.function.Supplier<List<Integer>> tables;
   private final int rowsPerBarrier;
   private final Consumer<BarrierCompleted<SstInfo>> replyTo;
 
@@ -39,8 +39,10 @@ final class StorageCompute implements ComputeClient {
   final java.util.concurrent.atomic.AtomicInteger compactions =
       new java.util.concurrent.atomic.AtomicInteger();
 
-  private LocalStateStore local;
-  private long nextPk;
+  /** Table id → its writer; a table leaves when {@link #tables} stops naming it (its Stop). */
+  private final java.util.Map<Integer, LocalStateStore> locals = new java.util.TreeMap<>();
+
+  private final java.util.Map<Integer, Long> nextPk = new java.util.HashMap<>();
   private long generation = -1;
 
   StorageCompute(
@@ -48,8 +50,17 @@ final class StorageCompute implements ComputeClient {
       int tableId,
       int rowsPerBarrier,
       Consumer<BarrierCompleted<SstInfo>> replyTo) {
+    this(storage, () -> List.of(tableId), rowsPerBarrier, replyTo);
+  }
+
+  /** A node writing every table {@code tables} names at each barrier. */
+  StorageCompute(
+      Storage storage,
+      java.util.function.Supplier<List<Integer>> tables,
+      int rowsPerBarrier,
+      Consumer<BarrierCompleted<SstInfo>> replyTo) {
     this.storage = storage;
-    this.tableId = tableId;
+    this.tables = tables;
     this.rowsPerBarrier = rowsPerBarrier;
     this.replyTo = replyTo;
   }
@@ -64,21 +75,35 @@ final class StorageCompute implements ComputeClient {
       return;
     }
     Barrier b = req.barrier();
-    if (b.kind() == BarrierKind.INITIAL) {
-      local = storage.newLocal(tableId);
-      local.init(b.curr());
-    } else {
-      for (int i = 0; i < rowsPerBarrier; i++) {
-        long pk = nextPk++;
-        local.insert(key(tableId, pk), ("row-" + pk).getBytes());
+    List<Integer> wanted = tables.get();
+    locals.entrySet().removeIf(e -> !wanted.contains(e.getKey()) && close(e.getValue()));
+    if (b.kind() != BarrierKind.INITIAL) {
+      locals.forEach(
+          (t, local) -> {
+            for (int i = 0; i < rowsPerBarrier; i++) {
+              long pk = nextPk.merge(t, 1L, Long::sum) - 1;
+              local.insert(key(t, pk), ("row-" + pk).getBytes());
+            }
+            local.sealCurrentEpoch(b.curr());
+          });
+    }
+    for (int t : wanted) {
+      if (!locals.containsKey(t)) {
+        LocalStateStore local = storage.newLocal(t);
+        local.init(b.curr());
+        locals.put(t, local);
       }
-      local.sealCurrentEpoch(b.curr());
     }
     if (!b.isCheckpoint()) {
       replyTo.accept(answer(req, SyncResultOrEmpty.EMPTY));
       return;
     }
     storage.sync(b.prev()).thenAccept(r -> replyTo.accept(answer(req, new SyncResultOrEmpty(r))));
+  }
+
+  private static boolean close(LocalStateStore l) {
+    l.close();
+    return true;
   }
 
   private record SyncResultOrEmpty(SyncResult r) {
@@ -117,22 +142,23 @@ final class StorageCompute implements ComputeClient {
   @Override
   public synchronized void reset(long gen, long committedEpoch, CatalogState catalog) {
     generation = gen;
-    if (local != null) {
-      local.close();
-      local = null;
-    }
+    locals.values().forEach(LocalStateStore::close);
+    locals.clear();
     storage.clearUncommitted();
     storage.refresh(committedEpoch);
     // rows above the committed epoch are gone: continue numbering after what is committed
-    long committedRows = 0;
-    if (committedEpoch > 0) {
-      try (var it = storage.iter(dev.tideway.storage.api.KeyRange.table(tableId), committedEpoch)) {
-        while (it.next()) {
-          committedRows++;
+    nextPk.clear();
+    for (int t : tables.get()) {
+      long committedRows = 0;
+      if (committedEpoch > 0) {
+        try (var it = storage.iter(dev.tideway.storage.api.KeyRange.table(t), committedEpoch)) {
+          while (it.next()) {
+            committedRows++;
+          }
         }
       }
+      nextPk.put(t, committedRows);
     }
-    nextPk = committedRows;
   }
 
   @Override

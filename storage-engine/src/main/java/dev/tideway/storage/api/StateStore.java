@@ -49,13 +49,11 @@ public interface StateStore {
   Map<Integer, TableStats> tableStats();
 
   /**
-   * Runs a compaction picked elsewhere (by the meta leader): rewrites the job's input SSTs into new
-   * SSTs and completes with the outcome, changing no version; the caller commits it. Runs on the
-   * store's compactor pool. Stores that cannot compact complete exceptionally.
+   * {@link #compact} in the compute node's wire terms ({@link CompactionJob} in, {@link
+   * CompactionOutcome} out): the same rewrite, one implementation.
    */
   default CompletableFuture<CompactionOutcome> runCompaction(CompactionJob job) {
-    return CompletableFuture.failedFuture(
-        new UnsupportedOperationException(getClass().getSimpleName() + " cannot run compactions"));
+    return compact(job.toRequest(0)).thenApply(CompactionResult::toOutcome);
   }
 
   /**

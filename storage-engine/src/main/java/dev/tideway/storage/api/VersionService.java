@@ -24,6 +24,21 @@ public interface VersionService {
   /** Lets compaction drop changes before {@code epoch} (or all when {@code epoch} is negative). */
   void releaseChangeLog(int tableId, long epoch);
 
+  /**
+   * Drops these tables durably: their stats leave the version at once, SSTs holding only their keys
+   * leave it too, and compaction deletes their keys from shared SSTs; {@link #deleteSsts} (or
+   * {@link #vacuum}) then removes the files. Call it once no writer of the tables runs any more.
+   * Idempotent. Table ids must never be reused.
+   */
+  default void dropTables(Collection<Integer> tableIds) {
+    throw new UnsupportedOperationException("this state store cannot drop tables");
+  }
+
+  /** The tables this store ever dropped. */
+  default Set<Integer> droppedTables() {
+    return Set.of();
+  }
+
   /** Runs compaction until nothing is due (or, with {@code full}, once over every SST). */
   void compactNow(boolean full);
 

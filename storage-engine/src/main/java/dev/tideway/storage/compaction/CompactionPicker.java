@@ -15,7 +15,9 @@ import java.util.TreeMap;
  * Decides what to compact, purely from a version. L0 → L1 when L0 has {@code l0Trigger} SSTs (all
  * of L0: compacting its oldest files alone would let older data sit above newer data); Ln → Ln+1
  * when Ln exceeds {@code levelBaseBytes × 10^(n-1)}, taking Ln's first SST and the Ln+1 SSTs it
- * overlaps. The output's key range never overlaps an untouched SST of the target level.
+ * overlaps. The output's key range never overlaps an untouched SST of the target level. When
+ * nothing else is due, SSTs still holding keys of dropped tables are rewritten (all of L0 into L1,
+ * or one SST of a deeper level in place) so their data leaves the store.
  */
 public final class CompactionPicker {
   private final int l0Trigger;
@@ -37,6 +39,37 @@ public final class CompactionPicker {
         return Optional.of(task(v, n, List.of(l.ssts().get(0)), n + 1, safeEpoch));
       }
     }
+    return cleanup(v, safeEpoch);
+  }
+
+  /**
+   * A task that deletes dropped tables' keys: all of L0 into L1 when an L0 SST holds some (L0 files
+   * overlap, so compacting part of L0 could put older data above newer), else the first such SST of
+   * a deeper level rewritten into the same level (its output lies inside its own key range, so the
+   * level's runs stay disjoint).
+   */
+  static Optional<CompactionTask> cleanup(Version v, long safeEpoch) {
+    if (v.droppedTables().isEmpty()) {
+      return Optional.empty();
+    }
+    if (v.level(0).ssts().stream().anyMatch(v::holdsDroppedKeys)) {
+      return Optional.of(task(v, 0, v.level(0).ssts(), 1, safeEpoch));
+    }
+    for (int n = 1; n < Version.MAX_LEVELS; n++) {
+      for (SstInfo s : v.level(n).ssts()) {
+        if (v.holdsDroppedKeys(s)) {
+          boolean bottom = true;
+          for (int deeper = n + 1; deeper < Version.MAX_LEVELS; deeper++) {
+            for (SstInfo d : v.level(deeper).ssts()) {
+              bottom &= !d.overlaps(s);
+            }
+          }
+          return Optional.of(
+              new CompactionTask(
+                  Map.of(n, List.of(s)), n, bottom, safeEpoch, v.changeLogs(), v.droppedTables()));
+        }
+      }
+    }
     return Optional.empty();
   }
 
@@ -52,7 +85,8 @@ public final class CompactionPicker {
       return Optional.empty();
     }
     return Optional.of(
-        new CompactionTask(in, Version.MAX_LEVELS - 1, true, safeEpoch, v.changeLogs()));
+        new CompactionTask(
+            in, Version.MAX_LEVELS - 1, true, safeEpoch, v.changeLogs(), v.droppedTables()));
   }
 
   private static CompactionTask task(
@@ -83,7 +117,7 @@ public final class CompactionPicker {
         bottom &= !s.overlaps(range);
       }
     }
-    return new CompactionTask(in, to, bottom, safeEpoch, v.changeLogs());
+    return new CompactionTask(in, to, bottom, safeEpoch, v.changeLogs(), v.droppedTables());
   }
 
   /** The smallest key after {@code k}: {@code k || 0x00}. */

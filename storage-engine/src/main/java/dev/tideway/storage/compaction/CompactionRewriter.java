@@ -96,7 +96,8 @@ public final class CompactionRewriter {
 
   /**
    * Drops, per key, every version older than the newest one at or below the table's safe epoch, and
-   * that one too when it is a tombstone at the bottom level. Counts what it drops.
+   * that one too when it is a tombstone at the bottom level, and every key of a dropped table.
+   * Counts what it drops.
    */
   private static final class DropFilter implements EntryIterator {
     private final EntryIterator in;
@@ -127,7 +128,12 @@ public final class CompactionRewriter {
           key = k;
           seenAtOrBelowSafe = false;
         }
-        if (in.epoch() > safeFor(Keys.tableId(k))) {
+        int table = Keys.tableId(k);
+        if (task.droppedTables().contains(table)) {
+          droppedKeys++; // the version dropped its stats already
+          continue;
+        }
+        if (in.epoch() > safeFor(table)) {
           return true;
         }
         boolean first = !seenAtOrBelowSafe;
@@ -137,7 +143,7 @@ public final class CompactionRewriter {
         }
         droppedKeys++;
         TableStats.addInto(
-            dropped, Keys.tableId(k), TableStats.ofEntry(k.length, in.value().length).negate());
+            dropped, table, TableStats.ofEntry(k.length, in.value().length).negate());
       }
       return false;
     }

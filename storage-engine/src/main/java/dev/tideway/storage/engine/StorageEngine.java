@@ -2,8 +2,6 @@ package dev.tideway.storage.engine;
 
 import dev.tideway.common.exec.Threads;
 import dev.tideway.common.fault.InjectedFault;
-import dev.tideway.storage.api.CompactionJob;
-import dev.tideway.storage.api.CompactionOutcome;
 import dev.tideway.storage.api.CompactionRequest;
 import dev.tideway.storage.api.CompactionResult;
 import dev.tideway.storage.api.Epochs;
@@ -34,6 +32,7 @@ import dev.tideway.storage.sst.SstIds;
 import dev.tideway.storage.sst.SstOutput;
 import dev.tideway.storage.sst.SstReaders;
 import dev.tideway.storage.sst.SstWriterOptions;
+import dev.tideway.storage.version.RemotePins;
 import dev.tideway.storage.version.Version;
 import dev.tideway.storage.version.VersionManager;
 import dev.tideway.storage.version.VersionPins;
@@ -90,6 +89,21 @@ public final class StorageEngine implements Storage {
   private final ExecutorService compactPool;
   private final ReentrantLock compactionLock = new ReentrantLock();
   private final StorageRole role;
+
+  /** A follower's publication of its pins for the owner (null otherwise); on {@link #pinThread}. */
+  private final RemotePins.Publisher pinPublisher;
+
+  private final java.util.concurrent.ScheduledExecutorService pinThread;
+
+  /** The owner's view of the followers' pins (null otherwise); on the version thread. */
+  private final RemotePins.Observer remotePins;
+
+  /**
+   * Owner, version thread: per unreferenced SST, a version id at or after the one it left (the
+   * version current when vacuum first listed it): a follower pinned below it may still read it.
+   */
+  private final Map<Long, Long> leftVersionAt = new java.util.HashMap<>();
+
   private volatile boolean closed;
 
   private StorageEngine(ObjectStore store, StorageOptions options, StorageRole role)
@@ -133,6 +147,96 @@ public final class StorageEngine implements Storage {
             new SstOutput(store, SstWriterOptions.DEFAULT, ids::next, options.targetFileBytes()));
     versions.addListener(this::onVersion);
     metrics.onVersion(versions.current());
+    RemotePins.Objects objects = pinObjects(store);
+    if (role.kind() == StorageRole.Kind.FOLLOWER) {
+      this.pinPublisher = new RemotePins.Publisher(objects, role.sstIdSpace());
+      this.pinThread = Threads.scheduler("storage-pins");
+      pinThread.scheduleWithFixedDelay(
+          this::publishPinsQuietly,
+          RemotePins.PUBLISH_MS,
+          RemotePins.PUBLISH_MS,
+          TimeUnit.MILLISECONDS);
+    } else {
+      this.pinPublisher = null;
+      this.pinThread = null;
+    }
+    this.remotePins =
+        role.kind() == StorageRole.Kind.VERSION_OWNER
+            ? new RemotePins.Observer(objects, options.clock())
+            : null;
+  }
+
+  private static RemotePins.Objects pinObjects(ObjectStore store) {
+    return new RemotePins.Objects() {
+      @Override
+      public void put(String path, byte[] bytes) throws IOException {
+        store.put(path, bytes);
+      }
+
+      @Override
+      public byte[] read(String path) throws IOException {
+        return store.read(path);
+      }
+
+      @Override
+      public List<String> list(String prefix) throws IOException {
+        return store.list(prefix);
+      }
+
+      @Override
+      public void delete(String path) throws IOException {
+        store.delete(path);
+      }
+    };
+  }
+
+  /**
+   * A follower publishes its oldest pinned version and epoch for the owner now (it also does every
+   * {@link RemotePins#PUBLISH_MS}); tests call it to skip the wait. No-op for other roles.
+   */
+  public void publishPins() throws IOException {
+    if (pinPublisher != null) {
+      Future<?> f =
+          pinThread.submit(
+              () -> {
+                pinPublisher.publish(RemotePins.oldest(pins));
+                return null;
+              });
+      try {
+        f.get();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } catch (ExecutionException e) {
+        throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+      }
+    }
+  }
+
+  private void publishPinsQuietly() {
+    try {
+      pinPublisher.publish(RemotePins.oldest(pins));
+    } catch (IOException | RuntimeException e) {
+      // retried next round; the owner's lease covers a few missed rounds
+    }
+  }
+
+  /** Owner, version thread: the followers' oldest live pin. */
+  private Optional<RemotePins.Held> remoteOldest() {
+    if (remotePins == null) {
+      return Optional.empty();
+    }
+    try {
+      return remotePins.oldest();
+    } catch (IOException e) {
+      throw new StorageException(
+          StorageException.Reason.OBJECT_STORE, "cannot read the followers' pins", e);
+    }
+  }
+
+  /** Owner, version thread: whether a follower's pin may still read unreferenced SST {@code id}. */
+  private boolean heldRemotely(long id, Optional<RemotePins.Held> remote) {
+    long left = leftVersionAt.computeIfAbsent(id, k -> versions.current().id());
+    return remote.isPresent() && remote.get().versionId() < left;
   }
 
   /**
@@ -382,6 +486,20 @@ public final class StorageEngine implements Storage {
   }
 
   @Override
+  public void dropTables(java.util.Collection<Integer> tableIds) {
+    checkChangesVersions("drop of tables " + tableIds);
+    onVersionThread(() -> versions.dropTables(Set.copyOf(tableIds)));
+    if (options.autoCompact() && role.kind() == StorageRole.Kind.STANDALONE && !closed) {
+      compactPool.execute(this::autoCompact);
+    }
+  }
+
+  @Override
+  public Set<Integer> droppedTables() {
+    return versions.current().droppedTables();
+  }
+
+  @Override
   public void releaseChangeLog(int tableId, long epoch) {
     checkChangesVersions("change log release of table " + tableId);
     onVersionThread(
@@ -435,40 +553,18 @@ public final class StorageEngine implements Storage {
     }
   }
 
-  @Override
-  public CompletableFuture<CompactionOutcome> runCompaction(CompactionJob job) {
-    checkOpen();
-    CompactionTask task = CompactionTask.of(job);
-    return CompletableFuture.supplyAsync(
-        () -> {
-          // The guard keeps vacuum off the new files while they are written; afterwards they are
-          // referenced by no version until the caller commits the outcome.
-          try (SstIds.Guard g = ids.begin()) {
-            CompactionRewriter.Result r = rewriter.run(task);
-            metrics.compactionReadBytes.inc(r.readBytes());
-            metrics.compactionWriteBytes.inc(r.writtenBytes());
-            metrics.compactionDroppedKeys.inc(r.droppedKeys());
-            return r.toOutcome();
-          } catch (IOException e) {
-            throw new StorageException(
-                StorageException.Reason.OBJECT_STORE, "compaction job failed", e);
-          }
-        },
-        compactPool);
-  }
-
+  /**
+   * A standalone store's own compaction: the same rewrite a node runs for the owner ({@link
+   * #rewrite}), applied here through the same {@link #applyCompaction} path, then vacuum. The guard
+   * spans rewrite and apply so vacuum cannot take the outputs in between.
+   */
   private void runCompaction(CompactionTask task) {
     try (SstIds.Guard g = ids.begin()) {
-      CompactionRewriter.Result r;
-      try {
-        r = rewriter.run(task);
-      } catch (IOException e) {
-        throw new StorageException(StorageException.Reason.OBJECT_STORE, "compaction failed", e);
+      CompactionResult r = rewrite(0, task);
+      if (!applyOnVersionThread(r)) {
+        throw new StorageException(
+            StorageException.Reason.PROTOCOL, "compaction inputs left the version meanwhile");
       }
-      onVersionThread(() -> versions.applyCompaction(r.changes(), r.statsDelta(), r.safeEpoch()));
-      metrics.compactionReadBytes.inc(r.readBytes());
-      metrics.compactionWriteBytes.inc(r.writtenBytes());
-      metrics.compactionDroppedKeys.inc(r.droppedKeys());
     }
     vacuum();
   }
@@ -518,21 +614,23 @@ public final class StorageEngine implements Storage {
     return v.maxCommittedEpoch();
   }
 
+  /**
+   * The one compaction rewrite: a node runs it for the owner ({@link #compact}), a standalone store
+   * for itself ({@link #runCompaction(CompactionTask)}); {@link StateStore#runCompaction} is the
+   * compute node's wire form of the same call.
+   */
   @Override
   public CompletableFuture<CompactionResult> compact(CompactionRequest request) {
     checkOpen();
-    CompactionTask task =
-        new CompactionTask(
-            request.inputs(),
-            request.targetLevel(),
-            request.bottom(),
-            request.safeEpoch(),
-            request.changeLogs());
-    return CompletableFuture.supplyAsync(
-        () -> rewriteForOwner(request.taskId(), task), compactPool);
+    CompactionTask task = CompactionTask.of(request);
+    return CompletableFuture.supplyAsync(() -> rewrite(request.taskId(), task), compactPool);
   }
 
-  private CompactionResult rewriteForOwner(long taskId, CompactionTask task) {
+  /**
+   * Rewrites the task's inputs into new SSTs of this process's id space; changes no version. The
+   * guard keeps vacuum off the new files while they are written.
+   */
+  private CompactionResult rewrite(long taskId, CompactionTask task) {
     try (SstIds.Guard g = ids.begin()) {
       CompactionRewriter.Result r = rewriter.run(task);
       metrics.compactionReadBytes.inc(r.readBytes());
@@ -553,7 +651,8 @@ public final class StorageEngine implements Storage {
           r.safeEpoch(),
           r.readBytes(),
           r.writtenBytes(),
-          r.droppedKeys());
+          r.droppedKeys(),
+          r.rowsRead());
     } catch (IOException e) {
       throw new StorageException(
           StorageException.Reason.OBJECT_STORE, "compaction task " + taskId + " failed", e);
@@ -569,23 +668,24 @@ public final class StorageEngine implements Storage {
   public Optional<CompactionRequest> pickCompaction(long taskId, long safeEpoch, boolean full) {
     checkChangesVersions("compaction");
     Version v = versions.current();
-    long safe = Math.min(safeEpoch, safeEpochForCompaction());
+    long remote =
+        remotePins == null
+            ? Long.MAX_VALUE
+            : onVersionThread(this::remoteOldest)
+                .map(RemotePins.Held::epoch)
+                .orElse(Long.MAX_VALUE);
+    long safe = Math.min(Math.min(safeEpoch, safeEpochForCompaction()), remote);
     Optional<CompactionTask> t = full ? CompactionPicker.full(v, safe) : picker.pick(v, safe);
-    return t.map(
-        x ->
-            new CompactionRequest(
-                taskId,
-                v.id(),
-                x.inputs(),
-                x.targetLevel(),
-                x.bottom(),
-                x.safeEpoch(),
-                x.changeLogs()));
+    return t.map(x -> x.toRequest(taskId, v.id()));
   }
 
   @Override
   public boolean applyCompaction(CompactionResult result) {
     checkChangesVersions("compaction result " + result.taskId());
+    return applyOnVersionThread(result);
+  }
+
+  private boolean applyOnVersionThread(CompactionResult result) {
     return onVersionThread(
         () -> {
           Version v = versions.current();
@@ -624,18 +724,24 @@ public final class StorageEngine implements Storage {
           keep.addAll(pins.pinnedSstIds());
           keep.addAll(versions.current().sstIds());
           Set<Long> out = new java.util.TreeSet<>();
+          Set<Long> listed = new HashSet<>();
+          Optional<RemotePins.Held> remote = remoteOldest();
           try {
             for (String p : store.list("sst/")) {
               long id = SstInfo.idOfPath(p);
               boolean ownRunningWrite = role.ownsSstId(id) && id >= below;
               if (id >= 0 && !keep.contains(id) && !ownRunningWrite) {
-                out.add(id);
+                listed.add(id);
+                if (!heldRemotely(id, remote)) {
+                  out.add(id);
+                }
               }
             }
           } catch (IOException e) {
             throw new StorageException(
                 StorageException.Reason.OBJECT_STORE, "cannot list SSTs for vacuum", e);
           }
+          leftVersionAt.keySet().retainAll(listed);
           return out;
         });
   }
@@ -648,9 +754,10 @@ public final class StorageEngine implements Storage {
           Set<Long> keep = new HashSet<>(buffer.stagedIds());
           keep.addAll(pins.pinnedSstIds());
           keep.addAll(versions.current().sstIds());
+          Optional<RemotePins.Held> remote = remoteOldest();
           int deleted = 0;
           for (long id : sstIds) {
-            if (keep.contains(id)) {
+            if (keep.contains(id) || heldRemotely(id, remote)) {
               continue;
             }
             try {
@@ -676,6 +783,17 @@ public final class StorageEngine implements Storage {
       return;
     }
     closed = true;
+    if (pinThread != null) {
+      pinThread.shutdown();
+      try {
+        pinThread.awaitTermination(5, TimeUnit.SECONDS);
+        pinPublisher.publish(Optional.empty());
+      } catch (IOException | RuntimeException e) {
+        // the owner's lease expires it
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
     compactionLock.lock();
     compactionLock.unlock();
     versionThread.shutdown();

@@ -14,9 +14,10 @@ import java.util.TreeMap;
  * An immutable snapshot of the LSM: which SSTs are live and at which level, up to which epoch data
  * is committed ({@code maxCommittedEpoch}), the oldest epoch reads may ask for ({@code safeEpoch}),
  * per-table stats, the tables whose change log is retained (table id → first epoch still readable
- * through {@code iterLog}) and the largest SST id ever committed. A new version is made only by
- * {@link VersionDelta#apply(Version)}; the current one is published by swapping a single reference
- * (see {@link VersionManager}).
+ * through {@code iterLog}), the largest SST id ever committed and the dropped tables (their stats
+ * are gone, compaction deletes their keys; ids are never reused, so the set only grows). A new
+ * version is made only by {@link VersionDelta#apply(Version)}; the current one is published by
+ * swapping a single reference (see {@link VersionManager}).
  */
 public record Version(
     long id,
@@ -25,7 +26,8 @@ public record Version(
     List<Level> levels,
     Map<Integer, TableStats> tableStats,
     Map<Integer, Long> changeLogs,
-    long maxSstId) {
+    long maxSstId,
+    Set<Integer> droppedTables) {
 
   public static final int MAX_LEVELS = 4;
 
@@ -33,6 +35,11 @@ public record Version(
     levels = List.copyOf(levels);
     tableStats = Map.copyOf(tableStats);
     changeLogs = Map.copyOf(changeLogs);
+    droppedTables = Set.copyOf(droppedTables);
+    for (int t : droppedTables) {
+      Checks.checkState(
+          !tableStats.containsKey(t), "version %s has stats of dropped table %s", id, t);
+    }
     Checks.checkState(levels.size() == MAX_LEVELS, "version %s has %s levels", id, levels.size());
     for (int i = 0; i < levels.size(); i++) {
       Checks.checkState(
@@ -47,7 +54,31 @@ public record Version(
     for (int i = 0; i < MAX_LEVELS; i++) {
       levels.add(new Level(i, List.of()));
     }
-    return new Version(0, 0, 0, levels, Map.of(), Map.of(), 0);
+    return new Version(0, 0, 0, levels, Map.of(), Map.of(), 0, Set.of());
+  }
+
+  /** A version without dropped tables. */
+  public Version(
+      long id,
+      long maxCommittedEpoch,
+      long safeEpoch,
+      List<Level> levels,
+      Map<Integer, TableStats> tableStats,
+      Map<Integer, Long> changeLogs,
+      long maxSstId) {
+    this(id, maxCommittedEpoch, safeEpoch, levels, tableStats, changeLogs, maxSstId, Set.of());
+  }
+
+  /** Whether {@code sst} holds keys of a dropped table (compaction must rewrite it). */
+  public boolean holdsDroppedKeys(SstInfo sst) {
+    return sst.tableStats().keySet().stream().anyMatch(droppedTables::contains);
+  }
+
+  /**
+   * Whether every key of {@code sst} belongs to a dropped table (it can leave the version whole).
+   */
+  public boolean onlyDroppedKeys(SstInfo sst, Set<Integer> dropped) {
+    return !sst.tableStats().isEmpty() && dropped.containsAll(sst.tableStats().keySet());
   }
 
   public Level level(int i) {

@@ -30,6 +30,7 @@ public final class VersionCodec {
   static final int V_STATS = 5;
   static final int V_CHANGE_LOG = 6;
   static final int V_MAX_SST_ID = 7;
+  static final int V_DROPPED_TABLE = 8;
   // Level fields.
   static final int L_INDEX = 1;
   static final int L_SST = 2;
@@ -54,6 +55,7 @@ public final class VersionCodec {
   static final int D_STATS = 6;
   static final int D_CHANGE_LOG = 7;
   static final int D_MAX_SST_ID = 8;
+  static final int D_DROPPED_TABLE = 9;
 
   private VersionCodec() {}
 
@@ -70,6 +72,7 @@ public final class VersionCodec {
         .forEach(
             (t, e) -> w.field(V_CHANGE_LOG, ByteBuffer.allocate(12).putInt(t).putLong(e).array()));
     w.i64(V_MAX_SST_ID, v.maxSstId());
+    v.droppedTables().stream().sorted().forEach(t -> w.i32(V_DROPPED_TABLE, t));
     return frame(MAGIC_VERSION, w.toByteArray());
   }
 
@@ -83,6 +86,7 @@ public final class VersionCodec {
     List<Level> levels = new ArrayList<>(empty.levels());
     Map<Integer, TableStats> stats = new HashMap<>();
     Map<Integer, Long> logs = new HashMap<>();
+    java.util.Set<Integer> dropped = new java.util.HashSet<>();
     while (r.next()) {
       switch (r.tag()) {
         case V_ID -> id = r.i64();
@@ -98,12 +102,13 @@ public final class VersionCodec {
           logs.put(b.getInt(), b.getLong());
         }
         case V_MAX_SST_ID -> maxSst = r.i64();
+        case V_DROPPED_TABLE -> dropped.add(r.i32());
         default -> {
           // Unknown field of a newer writer: skipped.
         }
       }
     }
-    return new Version(id, committed, safe, levels, stats, logs, maxSst);
+    return new Version(id, committed, safe, levels, stats, logs, maxSst, dropped);
   }
 
   public static byte[] encode(VersionDelta d) {
@@ -121,6 +126,7 @@ public final class VersionCodec {
         .forEach(
             (t, e) -> w.field(D_CHANGE_LOG, ByteBuffer.allocate(12).putInt(t).putLong(e).array()));
     w.i64(D_MAX_SST_ID, d.maxSstId());
+    d.droppedTables().stream().sorted().forEach(t -> w.i32(D_DROPPED_TABLE, t));
     return frame(MAGIC_DELTA, w.toByteArray());
   }
 
@@ -134,6 +140,7 @@ public final class VersionCodec {
     List<VersionDelta.LevelChange> changes = new ArrayList<>();
     Map<Integer, TableStats> stats = new HashMap<>();
     Map<Integer, Long> logs = new HashMap<>();
+    java.util.Set<Integer> dropped = new java.util.HashSet<>();
     while (r.next()) {
       switch (r.tag()) {
         case D_ID -> id = r.i64();
@@ -147,6 +154,7 @@ public final class VersionCodec {
           logs.put(b.getInt(), b.getLong());
         }
         case D_MAX_SST_ID -> maxSst = r.i64();
+        case D_DROPPED_TABLE -> dropped.add(r.i32());
         default -> {
           // Unknown field of a newer writer: skipped.
         }
@@ -155,7 +163,7 @@ public final class VersionCodec {
     if (kind == null) {
       throw new StorageException(StorageException.Reason.CORRUPTED, what + " has no delta kind");
     }
-    return new VersionDelta(id, kind, committed, safe, changes, stats, logs, maxSst);
+    return new VersionDelta(id, kind, committed, safe, changes, stats, logs, maxSst, dropped);
   }
 
   private static byte[] frame(int magic, byte[] body) {

@@ -14,9 +14,9 @@ import java.util.Set;
 
 /**
  * The change from version {@code id - 1} to version {@code id}: one per commit and one per
- * compaction (and one per change-log registration or release). Pure data; {@link #apply} makes the
- * next version and checks every invariant it relies on (the removed SSTs exist, the epoch rises,
- * the sorted runs stay disjoint).
+ * compaction (and one per change-log registration or release, and one per table drop). Pure data;
+ * {@link #apply} makes the next version and checks every invariant it relies on (the removed SSTs
+ * exist, the epoch rises, the sorted runs stay disjoint).
  */
 public record VersionDelta(
     long id,
@@ -26,13 +26,16 @@ public record VersionDelta(
     List<LevelChange> changes,
     Map<Integer, TableStats> statsDelta,
     Map<Integer, Long> changeLogChanges,
-    long maxSstId) {
+    long maxSstId,
+    Set<Integer> droppedTables) {
 
   /** Why the delta exists. Byte codes are persisted: never renumber. */
   public enum Kind {
     COMMIT(1),
     COMPACTION(2),
-    CHANGE_LOG(3);
+    CHANGE_LOG(3),
+    /** Tables dropped: their stats go, SSTs holding only their keys leave the version. */
+    DROP_TABLES(4);
 
     public final int code;
 
@@ -65,6 +68,29 @@ public record VersionDelta(
     changes = List.copyOf(changes);
     statsDelta = Map.copyOf(statsDelta);
     changeLogChanges = Map.copyOf(changeLogChanges);
+    droppedTables = Set.copyOf(droppedTables);
+  }
+
+  /** A delta that drops no table. */
+  public VersionDelta(
+      long id,
+      Kind kind,
+      long maxCommittedEpoch,
+      long safeEpoch,
+      List<LevelChange> changes,
+      Map<Integer, TableStats> statsDelta,
+      Map<Integer, Long> changeLogChanges,
+      long maxSstId) {
+    this(
+        id,
+        kind,
+        maxCommittedEpoch,
+        safeEpoch,
+        changes,
+        statsDelta,
+        changeLogChanges,
+        maxSstId,
+        Set.of());
   }
 
   /** The next version; fails with an invariant violation when the delta does not fit {@code v}. */
@@ -103,7 +129,10 @@ public record VersionDelta(
     for (int i = 0; i < levels.size(); i++) {
       out.add(new Level(i, levels.get(i)));
     }
+    Set<Integer> dropped = new HashSet<>(v.droppedTables());
+    dropped.addAll(droppedTables);
     Map<Integer, Long> logs = new HashMap<>(v.changeLogs());
+    logs.keySet().removeAll(droppedTables);
     changeLogChanges.forEach(
         (t, e) -> {
           if (e == RELEASED) {
@@ -112,13 +141,18 @@ public record VersionDelta(
             logs.put(t, e);
           }
         });
+    // A dropped table's stats never come back: a late commit or a compaction that still counts its
+    // keys changes nothing.
+    Map<Integer, TableStats> stats = new HashMap<>(TableStats.sum(v.tableStats(), statsDelta));
+    stats.keySet().removeAll(dropped);
     return new Version(
         id,
         maxCommittedEpoch,
         safeEpoch,
         out,
-        TableStats.sum(v.tableStats(), statsDelta),
+        stats,
         logs,
-        Math.max(v.maxSstId(), maxSstId));
+        Math.max(v.maxSstId(), maxSstId),
+        dropped);
   }
 }

@@ -143,6 +143,43 @@ public final class VersionManager {
   }
 
   /**
+   * Drops {@code tables}: their stats leave the version, every SST holding only keys of dropped
+   * tables leaves it too (vacuum deletes the files), and compaction deletes their keys from the
+   * SSTs they share with live tables. Idempotent: already dropped tables change nothing.
+   *
+   * @return the new version, or the current one when every table was dropped before
+   */
+  public Version dropTables(java.util.Set<Integer> tables) {
+    Version v = current;
+    java.util.Set<Integer> fresh = new java.util.HashSet<>(tables);
+    fresh.removeAll(v.droppedTables());
+    if (fresh.isEmpty()) {
+      return v;
+    }
+    java.util.Set<Integer> all = new java.util.HashSet<>(v.droppedTables());
+    all.addAll(fresh);
+    List<VersionDelta.LevelChange> changes = new java.util.ArrayList<>();
+    for (Level l : v.levels()) {
+      List<Long> gone =
+          l.ssts().stream().filter(s -> v.onlyDroppedKeys(s, all)).map(SstInfo::id).toList();
+      if (!gone.isEmpty()) {
+        changes.add(new VersionDelta.LevelChange(l.index(), gone, List.of()));
+      }
+    }
+    return apply(
+        new VersionDelta(
+            v.id() + 1,
+            VersionDelta.Kind.DROP_TABLES,
+            v.maxCommittedEpoch(),
+            v.safeEpoch(),
+            changes,
+            Map.of(),
+            Map.of(),
+            v.maxSstId(),
+            fresh));
+  }
+
+  /**
    * Follows versions another process committed to the same store ({@link VersionStore#catchUp}),
    * publishing the newest. For followers only: a process that also commits would race its own
    * deltas.

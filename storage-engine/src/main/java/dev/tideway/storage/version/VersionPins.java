@@ -52,6 +52,11 @@ public final class VersionPins {
     return pins.values().stream().mapToLong(Pin::epoch).min().orElse(ifNone);
   }
 
+  /** The id of the oldest pinned version, or {@code ifNone}. */
+  public long minPinnedVersionId(long ifNone) {
+    return pins.values().stream().mapToLong(p -> p.version().id()).min().orElse(ifNone);
+  }
+
   /** Every SST id referenced by a pinned version. */
   public Set<Long> pinnedSstIds() {
     Set<Long> ids = new HashSet<>();

@@ -61,6 +61,41 @@ class VersionCodecTest {
   }
 
   @Test
+  void dropTablesDeltasRoundTripAndStripTheTablesStatsAndWholeSsts() {
+    Version v = expectedVersion();
+    VersionDelta drop =
+        new VersionDelta(
+            2,
+            VersionDelta.Kind.DROP_TABLES,
+            v.maxCommittedEpoch(),
+            v.safeEpoch(),
+            List.of(new VersionDelta.LevelChange(0, List.of(8L), List.of())),
+            Map.of(),
+            Map.of(),
+            v.maxSstId(),
+            java.util.Set.of(2));
+    assertThat(VersionCodec.decodeDelta(VersionCodec.encode(drop), "test")).isEqualTo(drop);
+    Version after = drop.apply(v);
+    assertThat(after.droppedTables()).containsExactly(2);
+    assertThat(after.tableStats()).containsOnlyKeys(1);
+    assertThat(after.changeLogs()).doesNotContainKey(2);
+    assertThat(after.sstIds()).containsExactly(7L);
+    assertThat(VersionCodec.decodeVersion(VersionCodec.encode(after), "test")).isEqualTo(after);
+    // a later delta that still counts the dropped table cannot bring its stats back
+    VersionDelta late =
+        new VersionDelta(
+            3,
+            VersionDelta.Kind.COMMIT,
+            Epochs.of(6),
+            0,
+            List.of(),
+            Map.of(2, new TableStats(1, 1, 1, 1)),
+            Map.of(),
+            8);
+    assertThat(late.apply(after).tableStats()).containsOnlyKeys(1);
+  }
+
+  @Test
   void detectsDamageNamingTheObject() {
     byte[] b = VersionCodec.encode(commitDelta());
     b[20] ^= 1;
