@@ -3,6 +3,7 @@ package dev.tideway.frontend.batch;
 import dev.tideway.common.types.DataType;
 import dev.tideway.frontend.pgwire.PgException;
 import dev.tideway.frontend.pgwire.SqlState;
+import dev.tideway.frontend.sql.PgColumnNames;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ParameterMetaData;
@@ -144,7 +145,7 @@ public final class BatchEngine implements AutoCloseable {
   public Described describe(String sql) {
     try {
       PreparedStatement ps = prepared(sql);
-      return new Described(columns(ps.getMetaData()), params(ps.getParameterMetaData()));
+      return new Described(columns(sql, ps.getMetaData()), params(ps.getParameterMetaData()));
     } catch (SQLException | RuntimeException e) {
       throw translate(e, sql);
     }
@@ -160,7 +161,7 @@ public final class BatchEngine implements AutoCloseable {
       }
       running = ps;
       try (ResultSet rs = ps.executeQuery()) {
-        List<Column> cols = columns(rs.getMetaData());
+        List<Column> cols = columns(sql, rs.getMetaData());
         List<Object[]> rows = new ArrayList<>();
         while (rs.next()) {
           Object[] row = new Object[cols.size()];
@@ -202,10 +203,16 @@ public final class BatchEngine implements AutoCloseable {
     }
   }
 
-  private static List<Column> columns(ResultSetMetaData md) throws SQLException {
+  /** The result columns, named as PostgreSQL names them ({@link PgColumnNames}). */
+  private static List<Column> columns(String sql, ResultSetMetaData md) throws SQLException {
+    List<String> names = new ArrayList<>();
+    for (int i = 1; i <= md.getColumnCount(); i++) {
+      names.add(md.getColumnLabel(i));
+    }
+    names = PgColumnNames.rename(sql, names, false);
     List<Column> out = new ArrayList<>();
     for (int i = 1; i <= md.getColumnCount(); i++) {
-      out.add(new Column(md.getColumnLabel(i), CalciteValues.columnType(md, i)));
+      out.add(new Column(names.get(i - 1), CalciteValues.columnType(md, i)));
     }
     return out;
   }

@@ -70,6 +70,50 @@ class SqlSurfaceTest {
     }
   }
 
+  private static List<String> labels(Statement st, String sql) throws SQLException {
+    try (java.sql.ResultSet rs = st.executeQuery(sql)) {
+      java.sql.ResultSetMetaData md = rs.getMetaData();
+      List<String> out = new java.util.ArrayList<>();
+      for (int i = 1; i <= md.getColumnCount(); i++) {
+        out.add(md.getColumnLabel(i));
+      }
+      return out;
+    }
+  }
+
+  @Test
+  void resultColumnsAreNamedAsPostgresqlNamesThem() throws Exception {
+    try (Connection c = cluster.connect(false);
+        Statement st = c.createStatement()) {
+      assertThat(labels(st, "SELECT count(*), sum(g), min(v), g + 1, 1, true FROM base GROUP BY g"))
+          .containsExactly("count", "sum", "min", "?column?", "?column?", "bool");
+      assertThat(
+              labels(
+                  st,
+                  "SELECT id::int, CAST(g AS BIGINT), 1::bigint, CASE WHEN g = 1 THEN 1"
+                      + " END, upper(v) FROM base"))
+          .containsExactly("id", "g", "int8", "case", "upper");
+      assertThat(labels(st, "SELECT *, count(*) OVER () FROM base"))
+          .containsExactly("id", "g", "v", "count");
+      assertThat(labels(st, "SELECT (SELECT max(id) FROM base), id AS one FROM base"))
+          .containsExactly("max", "one");
+      assertThat(TestCluster.rows(st, "SELECT 1 AS one, 2 AS value, 3 AS year"))
+          .containsExactly("1|2|3");
+      assertThat(labels(st, "SELECT 1 AS one, 2 AS value, 3 AS year"))
+          .containsExactly("one", "value", "year");
+      assertThat(labels(st, "SELECT CAST('2020-01-01' AS date) AS d")).containsExactly("d");
+      st.execute(
+          "CREATE MATERIALIZED VIEW names_mv AS SELECT g, count(*), sum(id), g * 2 FROM base"
+              + " GROUP BY g");
+      assertThat(labels(st, "SELECT * FROM names_mv"))
+          .as("a view's columns get the same names")
+          .containsExactly("g", "count", "sum", "?column?");
+      assertThat(TestCluster.rows(st, "SELECT count FROM names_mv WHERE g = 1"))
+          .containsExactly("5");
+      st.execute("DROP MATERIALIZED VIEW names_mv");
+    }
+  }
+
   @Test
   void implicitFlushCommitsEachWriteBeforeTheStatementEnds() throws Exception {
     try (Connection c = cluster.connect(false);
