@@ -1,6 +1,7 @@
 package dev.tideway.frontend.batch;
 
 import dev.tideway.common.types.DataType;
+import dev.tideway.frontend.meta.PkRange;
 import dev.tideway.frontend.pgwire.PgException;
 import dev.tideway.frontend.pgwire.SqlState;
 import dev.tideway.frontend.sql.PgColumnNames;
@@ -20,13 +21,22 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.calcite.interpreter.Bindables;
 import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.jdbc.CalciteSchema;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.runtime.Hook;
 import org.apache.calcite.schema.Function;
 import org.apache.calcite.schema.Schema;
 import org.apache.calcite.schema.SchemaPlus;
+import org.apache.calcite.tools.Program;
+import org.apache.calcite.tools.Programs;
+import org.apache.calcite.util.Holder;
 
 /**
  * One session's batch query engine: a Calcite JDBC connection (enumerable convention) with
@@ -176,6 +186,58 @@ public final class BatchEngine implements AutoCloseable {
       }
     } catch (SQLException | RuntimeException e) {
       throw translate(e, sql);
+    }
+  }
+
+  /**
+   * EXPLAIN of a query: Calcite's physical plan, then one line per scan of a stored table saying
+   * what it reads ({@code Scan t: pk range k >= 10 AND k <= 20}, {@code point lookup}, {@code full
+   * scan}). The plan is captured from the optimizer, so the lines describe the scans that run.
+   */
+  public List<String> explain(String sql) {
+    List<RelNode> plans = new ArrayList<>();
+    Consumer<Holder<Program>> capture =
+        h ->
+            h.set(
+                (planner, rel, traits, materializations, lattices) -> {
+                  RelNode out =
+                      Programs.standard().run(planner, rel, traits, materializations, lattices);
+                  plans.add(out);
+                  return out;
+                });
+    List<String> lines = new ArrayList<>();
+    try (Hook.Closeable h = Hook.PROGRAM.addThread(capture);
+        PreparedStatement ps = conn.prepareStatement("EXPLAIN PLAN FOR " + sql);
+        ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        lines.addAll(List.of(rs.getString(1).split("\n")));
+      }
+    } catch (SQLException | RuntimeException e) {
+      throw translate(e, sql);
+    }
+    for (RelNode plan : plans) {
+      scans(plan, lines);
+    }
+    return lines;
+  }
+
+  private static void scans(RelNode rel, List<String> out) {
+    if (rel instanceof TableScan scan) {
+      StoredTable t = scan.getTable().unwrap(StoredTable.class);
+      if (t != null) {
+        List<RexNode> filters =
+            rel instanceof Bindables.BindableTableScan b ? b.filters : List.of();
+        PkRange range = t.pkRange(filters, null);
+        String what =
+            range.isAll()
+                ? "full scan"
+                : (range.isPoint(t.pkNames().size()) ? "point lookup " : "pk range ")
+                    + range.describe(t.pkNames());
+        out.add("Scan " + t.relation().name() + ": " + what);
+      }
+    }
+    for (RelNode in : rel.getInputs()) {
+      scans(in, out);
     }
   }
 

@@ -254,10 +254,7 @@ public final class Session implements PgSession {
       lines.addAll(PlanPrinter.explain(p.root()));
     } else {
       Statement.Query q = (Statement.Query) inner;
-      BatchEngine.Result r = engine.query("EXPLAIN PLAN FOR " + q.sql(), List.of());
-      for (Object[] row : r.rows()) {
-        lines.addAll(List.of(String.valueOf(row[0]).split("\n")));
-      }
+      lines.addAll(engine.explain(q.sql()));
     }
     return lines.stream().map(l -> new Object[] {l}).toList();
   }

@@ -115,6 +115,42 @@ class SqlSurfaceTest {
   }
 
   @Test
+  void explainShowsThePkRangePushedIntoEachScan() throws Exception {
+    try (Connection c = cluster.connect(false);
+        Statement st = c.createStatement()) {
+      assertThat(TestCluster.rows(st, "EXPLAIN SELECT * FROM base WHERE id = 5"))
+          .contains("Scan base: point lookup id = 5");
+      assertThat(
+              TestCluster.rows(st, "EXPLAIN SELECT * FROM base WHERE id BETWEEN 3 AND 7 AND g = 1"))
+          .contains("Scan base: pk range id >= 3 AND id <= 7");
+      assertThat(TestCluster.rows(st, "EXPLAIN SELECT count(*) FROM base WHERE 10 < id"))
+          .contains("Scan base: pk range id > 10");
+      assertThat(TestCluster.rows(st, "EXPLAIN SELECT * FROM base WHERE id * 2 = 10"))
+          .as("an expression over the pk column is not a range")
+          .contains("Scan base: full scan");
+      assertThat(TestCluster.rows(st, "EXPLAIN SELECT * FROM base WHERE id = 5.5"))
+          .contains("Scan base: full scan");
+      assertThat(TestCluster.rows(st, "SELECT * FROM base WHERE id = 5.5")).isEmpty();
+      assertThat(TestCluster.rows(st, "SELECT v FROM base WHERE id BETWEEN 3 AND 7 AND g = 1"))
+          .containsExactly("v5");
+      try (java.sql.PreparedStatement ps =
+          c.prepareStatement("SELECT v FROM base WHERE id >= ? AND id < ?")) {
+        ps.setLong(1, 18);
+        ps.setLong(2, 30);
+        List<String> got = new java.util.ArrayList<>();
+        try (java.sql.ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            got.add(rs.getString(1));
+          }
+        }
+        assertThat(got)
+            .as("bound parameters narrow the scan too")
+            .containsExactlyInAnyOrder("v18", "v19", "v20");
+      }
+    }
+  }
+
+  @Test
   void implicitFlushCommitsEachWriteBeforeTheStatementEnds() throws Exception {
     try (Connection c = cluster.connect(false);
         Statement st = c.createStatement()) {
