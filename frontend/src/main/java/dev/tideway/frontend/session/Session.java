@@ -86,6 +86,8 @@ public final class Session implements PgSession {
         calciteParams = engine.describe(DmlRunner.selectFor(s)).paramTypes();
       } else if (s instanceof Statement.EmptyCatalogQuery e) {
         columns = emptyColumns(e);
+      } else if (s instanceof Statement.PrimaryKeys) {
+        columns = primaryKeyColumns();
       } else if (s instanceof Statement.Show sh) {
         columns = ShowCommands.columns(sh.what());
       } else if (s instanceof Statement.Explain) {
@@ -98,6 +100,62 @@ public final class Session implements PgSession {
     } finally {
       PgFunctions.CURRENT.remove();
     }
+  }
+
+  private static List<Column> primaryKeyColumns() {
+    return Statement.PrimaryKeys.COLUMNS.stream()
+        .map(n -> new Column(n, n.equals("KEY_SEQ") ? DataType.INT : DataType.VARCHAR))
+        .toList();
+  }
+
+  /**
+   * pgjdbc's getPrimaryKeys: the visible pk columns of tables in schema {@code public} (a table
+   * without a declared key has only the hidden {@code _row_id}, so no row, as PostgreSQL shows a
+   * table without a primary key); views have none, as in PostgreSQL.
+   */
+  private List<Object[]> primaryKeys(Statement.PrimaryKeys pk, List<Object> params) {
+    String schema = pk.schema().map(a -> argValue(a, params)).orElse(null);
+    String table = pk.table().map(a -> argValue(a, params)).orElse(null);
+    List<Object[]> out = new ArrayList<>();
+    if (schema != null && !schema.equals("public")) {
+      return out;
+    }
+    for (dev.tideway.frontend.meta.Relation r : meta.relations()) {
+      if (r.kind() != RelationKind.TABLE || (table != null && !table.equals(r.name()))) {
+        continue;
+      }
+      List<dev.tideway.common.plan.ColumnOrder> key = r.table().pk();
+      int[] visible = r.visibleIndices();
+      List<Object[]> rows = new ArrayList<>();
+      for (int i = 0; i < key.size(); i++) {
+        int col = key.get(i).index();
+        if (java.util.Arrays.stream(visible).noneMatch(v -> v == col)) {
+          rows.clear();
+          break;
+        }
+        rows.add(
+            new Object[] {
+              DATABASE,
+              "public",
+              r.name(),
+              r.table().columns().get(col).name(),
+              i + 1,
+              r.name() + "_pkey"
+            });
+      }
+      out.addAll(rows);
+    }
+    out.sort(
+        java.util.Comparator.comparing((Object[] r) -> (String) r[2])
+            .thenComparing(r -> (Integer) r[4]));
+    return out;
+  }
+
+  /** The one database (as {@code current_database()} answers). */
+  private static final String DATABASE = "dev";
+
+  private static String argValue(Statement.Arg a, List<Object> params) {
+    return a.param() >= 0 ? String.valueOf(params.get(a.param())) : a.literal();
   }
 
   private static List<Column> emptyColumns(Statement.EmptyCatalogQuery e) {
@@ -151,6 +209,9 @@ public final class Session implements PgSession {
     }
     if (s instanceof Statement.EmptyCatalogQuery e) {
       return Result.rows(emptyColumns(e), List.of());
+    }
+    if (s instanceof Statement.PrimaryKeys pk) {
+      return Result.rows(primaryKeyColumns(), primaryKeys(pk, params));
     }
     if (s instanceof Statement.Insert i) {
       return afterDml(dml.insert(i, params));
