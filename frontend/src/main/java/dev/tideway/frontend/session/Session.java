@@ -56,6 +56,9 @@ public final class Session implements PgSession {
   private final SessionVars vars = new SessionVars();
   private final JobSlot job = new JobSlot();
 
+  /** Set by {@link #cancel()} (any thread) while a foreground create waits. */
+  private volatile boolean cancelRequested;
+
   public Session(MetaClient meta, BatchReader reader, DmlWriter writer, BatchEngine engine) {
     this.meta = meta;
     this.engine = engine;
@@ -229,8 +232,21 @@ public final class Session implements PgSession {
       return Result.command(ddl.createSource(cs, sql, notices));
     }
     if (s instanceof Statement.CreateMaterializedView mv) {
-      return Result.command(
-          ddl.createView(mv, sql, vars.backgroundDdl(), vars.backfillRateLimit(), notices, job));
+      cancelRequested = false;
+      try {
+        return Result.command(
+            ddl.createView(mv, sql, vars.backgroundDdl(), vars.backfillRateLimit(), notices, job));
+      } catch (PgException e) {
+        if (cancelRequested
+            && SqlState.QUERY_CANCELED.equals(e.sqlState())
+            && !e.getMessage().equals("canceling statement due to user request")) {
+          // the client's CancelRequest (psql's Ctrl-C) ended it: say so as PostgreSQL does
+          throw PgException.error(
+                  SqlState.QUERY_CANCELED, "canceling statement due to user request")
+              .withDetail(e.getMessage());
+        }
+        throw e;
+      }
     }
     if (s instanceof Statement.Drop d) {
       return Result.command(ddl.drop(d, notices));
@@ -322,6 +338,7 @@ public final class Session implements PgSession {
 
   @Override
   public void cancel() {
+    cancelRequested = true;
     engine.cancel();
     long id = job.get();
     if (id >= 0) {
