@@ -156,7 +156,8 @@ public final class BatchEngine implements AutoCloseable {
     try {
       PreparedStatement ps = prepared(sql);
       return new Described(columns(sql, ps.getMetaData()), params(ps.getParameterMetaData()));
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | ExceptionInInitializerError e) {
+      // (Calcite evaluates constant expressions in a generated class's static initializer)
       throw translate(e, sql);
     }
   }
@@ -184,7 +185,8 @@ public final class BatchEngine implements AutoCloseable {
       } finally {
         running = null;
       }
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | ExceptionInInitializerError e) {
+      // (Calcite evaluates constant expressions in a generated class's static initializer)
       throw translate(e, sql);
     }
   }
@@ -212,7 +214,8 @@ public final class BatchEngine implements AutoCloseable {
       while (rs.next()) {
         lines.addAll(List.of(rs.getString(1).split("\n")));
       }
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | ExceptionInInitializerError e) {
+      // (Calcite evaluates constant expressions in a generated class's static initializer)
       throw translate(e, sql);
     }
     for (RelNode plan : plans) {
@@ -300,6 +303,7 @@ public final class BatchEngine implements AutoCloseable {
     return out;
   }
 
+  private static final Pattern NUMBER_INPUT = Pattern.compile("For input string: \"([^\"]*)\"");
   private static final Pattern POS = Pattern.compile("From line (\\d+), column (\\d+)");
   private static final Pattern OBJECT = Pattern.compile("Object '([^']+)' not found");
   private static final Pattern COLUMN = Pattern.compile("Column '([^']+)' not found");
@@ -317,6 +321,11 @@ public final class BatchEngine implements AutoCloseable {
     for (Throwable c = e; c != null; c = c.getCause()) {
       if (c instanceof PgException pe) {
         return pe;
+      }
+      if (c instanceof NumberFormatException && !NUMBER_INPUT.matcher(c.getMessage() + "").find()) {
+        return PgException.error(
+            SqlState.INVALID_TEXT_REPRESENTATION,
+            "invalid input syntax for type numeric: " + c.getMessage());
       }
       all.append(c.getMessage()).append('\n');
     }
@@ -344,6 +353,11 @@ public final class BatchEngine implements AutoCloseable {
       out =
           PgException.error(
               SqlState.UNDEFINED_FUNCTION, "operator does not exist: " + x.group(2).toLowerCase());
+    } else if ((x = NUMBER_INPUT.matcher(m)).find()) {
+      out =
+          PgException.error(
+              SqlState.INVALID_TEXT_REPRESENTATION,
+              "invalid input syntax for type numeric: \"" + x.group(1) + "\"");
     } else if (m.contains("/ by zero") || m.contains("Division by zero")) {
       out = PgException.error(SqlState.DIVISION_BY_ZERO, "division by zero");
     } else if (m.contains("overflow")) {

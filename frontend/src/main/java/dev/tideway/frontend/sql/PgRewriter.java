@@ -75,9 +75,8 @@ final class PgRewriter {
         continue;
       }
       if (tok.kind() == Token.Kind.WORD
-          && AGGREGATE_NAMES.contains(tok.text().toUpperCase(Locale.ROOT))
+          && NAME_WORDS.contains(tok.text().toUpperCase(Locale.ROOT))
           && next(t, i, 1).kind() != Token.Kind.LPAREN) {
-        // a column named after an aggregate (a view's count(*) column is "count")
         out.add("\"" + tok.text().toLowerCase(Locale.ROOT) + "\"");
         i++;
         continue;
@@ -114,8 +113,12 @@ final class PgRewriter {
             && NOT_ALIASES.contains(after.text().toUpperCase(Locale.ROOT)));
   }
 
-  /** Calcite reserves these; PostgreSQL takes them as names when no {@code (} follows. */
-  private static final List<String> AGGREGATE_NAMES = List.of("COUNT", "SUM", "MIN", "MAX", "AVG");
+  /**
+   * Calcite reserves these; PostgreSQL takes them as names when no {@code (} follows (a view's
+   * {@code count(*)} column is "count"; {@code value} and {@code one} are common column names).
+   */
+  private static final List<String> NAME_WORDS =
+      List.of("COUNT", "SUM", "MIN", "MAX", "AVG", "VALUE", "ONE");
 
   private static final org.apache.calcite.sql.parser.SqlAbstractParserImpl.Metadata
       CALCITE_RESERVED =
