@@ -1,8 +1,10 @@
 package dev.tideway.frontend.batch;
 
 import dev.tideway.common.types.DataType;
+import dev.tideway.frontend.meta.PkRange;
 import dev.tideway.frontend.pgwire.PgException;
 import dev.tideway.frontend.pgwire.SqlState;
+import dev.tideway.frontend.sql.PgColumnNames;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ParameterMetaData;
@@ -19,13 +21,22 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.calcite.interpreter.Bindables;
 import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.jdbc.CalciteSchema;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.runtime.Hook;
 import org.apache.calcite.schema.Function;
 import org.apache.calcite.schema.Schema;
 import org.apache.calcite.schema.SchemaPlus;
+import org.apache.calcite.tools.Program;
+import org.apache.calcite.tools.Programs;
+import org.apache.calcite.util.Holder;
 
 /**
  * One session's batch query engine: a Calcite JDBC connection (enumerable convention) with
@@ -144,8 +155,9 @@ public final class BatchEngine implements AutoCloseable {
   public Described describe(String sql) {
     try {
       PreparedStatement ps = prepared(sql);
-      return new Described(columns(ps.getMetaData()), params(ps.getParameterMetaData()));
-    } catch (SQLException | RuntimeException e) {
+      return new Described(columns(sql, ps.getMetaData()), params(ps.getParameterMetaData()));
+    } catch (SQLException | RuntimeException | ExceptionInInitializerError e) {
+      // (Calcite evaluates constant expressions in a generated class's static initializer)
       throw translate(e, sql);
     }
   }
@@ -160,7 +172,7 @@ public final class BatchEngine implements AutoCloseable {
       }
       running = ps;
       try (ResultSet rs = ps.executeQuery()) {
-        List<Column> cols = columns(rs.getMetaData());
+        List<Column> cols = columns(sql, rs.getMetaData());
         List<Object[]> rows = new ArrayList<>();
         while (rs.next()) {
           Object[] row = new Object[cols.size()];
@@ -173,8 +185,62 @@ public final class BatchEngine implements AutoCloseable {
       } finally {
         running = null;
       }
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | ExceptionInInitializerError e) {
+      // (Calcite evaluates constant expressions in a generated class's static initializer)
       throw translate(e, sql);
+    }
+  }
+
+  /**
+   * EXPLAIN of a query: Calcite's physical plan, then one line per scan of a stored table saying
+   * what it reads ({@code Scan t: pk range k >= 10 AND k <= 20}, {@code point lookup}, {@code full
+   * scan}). The plan is captured from the optimizer, so the lines describe the scans that run.
+   */
+  public List<String> explain(String sql) {
+    List<RelNode> plans = new ArrayList<>();
+    Consumer<Holder<Program>> capture =
+        h ->
+            h.set(
+                (planner, rel, traits, materializations, lattices) -> {
+                  RelNode out =
+                      Programs.standard().run(planner, rel, traits, materializations, lattices);
+                  plans.add(out);
+                  return out;
+                });
+    List<String> lines = new ArrayList<>();
+    try (Hook.Closeable h = Hook.PROGRAM.addThread(capture);
+        PreparedStatement ps = conn.prepareStatement("EXPLAIN PLAN FOR " + sql);
+        ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        lines.addAll(List.of(rs.getString(1).split("\n")));
+      }
+    } catch (SQLException | RuntimeException | ExceptionInInitializerError e) {
+      // (Calcite evaluates constant expressions in a generated class's static initializer)
+      throw translate(e, sql);
+    }
+    for (RelNode plan : plans) {
+      scans(plan, lines);
+    }
+    return lines;
+  }
+
+  private static void scans(RelNode rel, List<String> out) {
+    if (rel instanceof TableScan scan) {
+      StoredTable t = scan.getTable().unwrap(StoredTable.class);
+      if (t != null) {
+        List<RexNode> filters =
+            rel instanceof Bindables.BindableTableScan b ? b.filters : List.of();
+        PkRange range = t.pkRange(filters, null);
+        String what =
+            range.isAll()
+                ? "full scan"
+                : (range.isPoint(t.pkNames().size()) ? "point lookup " : "pk range ")
+                    + range.describe(t.pkNames());
+        out.add("Scan " + t.relation().name() + ": " + what);
+      }
+    }
+    for (RelNode in : rel.getInputs()) {
+      scans(in, out);
     }
   }
 
@@ -202,10 +268,16 @@ public final class BatchEngine implements AutoCloseable {
     }
   }
 
-  private static List<Column> columns(ResultSetMetaData md) throws SQLException {
+  /** The result columns, named as PostgreSQL names them ({@link PgColumnNames}). */
+  private static List<Column> columns(String sql, ResultSetMetaData md) throws SQLException {
+    List<String> names = new ArrayList<>();
+    for (int i = 1; i <= md.getColumnCount(); i++) {
+      names.add(md.getColumnLabel(i));
+    }
+    names = PgColumnNames.rename(sql, names, false);
     List<Column> out = new ArrayList<>();
     for (int i = 1; i <= md.getColumnCount(); i++) {
-      out.add(new Column(md.getColumnLabel(i), CalciteValues.columnType(md, i)));
+      out.add(new Column(names.get(i - 1), CalciteValues.columnType(md, i)));
     }
     return out;
   }
@@ -231,6 +303,7 @@ public final class BatchEngine implements AutoCloseable {
     return out;
   }
 
+  private static final Pattern NUMBER_INPUT = Pattern.compile("For input string: \"([^\"]*)\"");
   private static final Pattern POS = Pattern.compile("From line (\\d+), column (\\d+)");
   private static final Pattern OBJECT = Pattern.compile("Object '([^']+)' not found");
   private static final Pattern COLUMN = Pattern.compile("Column '([^']+)' not found");
@@ -248,6 +321,11 @@ public final class BatchEngine implements AutoCloseable {
     for (Throwable c = e; c != null; c = c.getCause()) {
       if (c instanceof PgException pe) {
         return pe;
+      }
+      if (c instanceof NumberFormatException && !NUMBER_INPUT.matcher(c.getMessage() + "").find()) {
+        return PgException.error(
+            SqlState.INVALID_TEXT_REPRESENTATION,
+            "invalid input syntax for type numeric: " + c.getMessage());
       }
       all.append(c.getMessage()).append('\n');
     }
@@ -275,6 +353,11 @@ public final class BatchEngine implements AutoCloseable {
       out =
           PgException.error(
               SqlState.UNDEFINED_FUNCTION, "operator does not exist: " + x.group(2).toLowerCase());
+    } else if ((x = NUMBER_INPUT.matcher(m)).find()) {
+      out =
+          PgException.error(
+              SqlState.INVALID_TEXT_REPRESENTATION,
+              "invalid input syntax for type numeric: \"" + x.group(1) + "\"");
     } else if (m.contains("/ by zero") || m.contains("Division by zero")) {
       out = PgException.error(SqlState.DIVISION_BY_ZERO, "division by zero");
     } else if (m.contains("overflow")) {

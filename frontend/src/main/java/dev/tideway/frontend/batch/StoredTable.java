@@ -4,6 +4,7 @@ import dev.tideway.common.plan.ColumnDesc;
 import dev.tideway.common.plan.ColumnOrder;
 import dev.tideway.common.row.Row;
 import dev.tideway.frontend.meta.BatchReader;
+import dev.tideway.frontend.meta.PkRange;
 import dev.tideway.frontend.meta.Relation;
 import dev.tideway.frontend.sql.SqlTypes;
 import java.util.ArrayList;
@@ -14,7 +15,8 @@ import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Linq4j;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
-import org.apache.calcite.schema.ScannableTable;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.schema.FilterableTable;
 import org.apache.calcite.schema.Statistic;
 import org.apache.calcite.schema.Statistics;
 import org.apache.calcite.schema.impl.AbstractTable;
@@ -23,9 +25,11 @@ import org.apache.calcite.util.ImmutableBitSet;
 /**
  * A table, source or MV as Calcite sees it: its visible columns (or all of them, for the internal
  * schema DML uses), scanned through a {@link BatchReader} at the committed epoch. Its statistic
- * names the primary key as unique key, which the stream planner reads as the stream key.
+ * names the primary key as unique key, which the stream planner reads as the stream key. Filters
+ * Calcite pushes into the scan narrow the read to a primary-key range ({@link PkRanges}); they stay
+ * in the list, so Calcite still applies each of them to the rows read.
  */
-public final class StoredTable extends AbstractTable implements ScannableTable {
+public final class StoredTable extends AbstractTable implements FilterableTable {
   private final Relation relation;
   private final boolean allColumns;
   private final BatchReader reader;
@@ -84,12 +88,35 @@ public final class StoredTable extends AbstractTable implements ScannableTable {
     return -1;
   }
 
+  /**
+   * The pk range these filters restrict a scan to; {@code root} supplies bound parameters (null:
+   * unknown, as in EXPLAIN).
+   */
+  public PkRange pkRange(List<RexNode> filters, DataContext root) {
+    return PkRanges.derive(
+        columnIndices(), relation.table().pk(), relation.table().types(), filters, root);
+  }
+
+  /** The pk columns' names, in pk order (for EXPLAIN). */
+  public List<String> pkNames() {
+    List<String> out = new ArrayList<>();
+    for (ColumnOrder o : relation.table().pk()) {
+      out.add(relation.table().columns().get(o.index()).name());
+    }
+    return out;
+  }
+
   @Override
-  public Enumerable<Object[]> scan(DataContext root) {
+  public Enumerable<Object[]> scan(DataContext root, List<RexNode> filters) {
     int[] idx = columnIndices();
     List<ColumnDesc> cols = relation.table().columns();
     List<Object[]> out = new ArrayList<>();
-    for (Row r : reader.scan(relation.id(), epoch.getAsLong())) {
+    PkRange range = filters.isEmpty() ? PkRange.ALL : pkRange(filters, root);
+    List<Row> rows =
+        range.isAll()
+            ? reader.scan(relation.id(), epoch.getAsLong())
+            : reader.scan(relation.id(), epoch.getAsLong(), range);
+    for (Row r : rows) {
       Object[] v = new Object[idx.length];
       for (int i = 0; i < idx.length; i++) {
         v[i] = CalciteValues.toInternal(cols.get(idx[i]).type(), r.get(idx[i]));

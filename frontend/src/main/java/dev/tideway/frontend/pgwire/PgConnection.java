@@ -335,7 +335,9 @@ final class PgConnection implements Runnable {
           "prepared statement \"" + stmt + "\" does not exist");
     }
     if (n != p.paramTypes().size()) {
-      throw PgException.protocol(
+      // PostgreSQL: an ERROR (not FATAL) 08P01; the client skips to Sync and goes on
+      throw PgException.error(
+          SqlState.PROTOCOL_VIOLATION,
           "bind message supplies "
               + n
               + " parameters, but prepared statement \""

@@ -5,12 +5,14 @@ import dev.tideway.frontend.batch.RelationSchema;
 import dev.tideway.frontend.batch.TwTypeSystem;
 import dev.tideway.frontend.meta.BatchReader;
 import dev.tideway.frontend.meta.MetaClient;
+import dev.tideway.frontend.sql.PgColumnNames;
 import dev.tideway.frontend.sql.StatementParser;
 import java.util.List;
 import org.apache.calcite.plan.hep.HepPlanner;
 import org.apache.calcite.plan.hep.HepProgram;
 import org.apache.calcite.plan.hep.HepProgramBuilder;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.sql.SqlNode;
@@ -45,6 +47,16 @@ public final class LogicalPlanner {
 
   private LogicalPlanner() {}
 
+  /** The view's columns named as PostgreSQL names them ({@code count}, {@code ?column?}, ...). */
+  private static RelNode pgNames(SqlNode parsed, RelNode rel) {
+    List<String> names = rel.getRowType().getFieldNames();
+    List<String> pg = PgColumnNames.rename(parsed, names, true);
+    if (pg.equals(names)) {
+      return rel;
+    }
+    return RelFactories.LOGICAL_BUILDER.create(rel.getCluster(), null).push(rel).rename(pg).build();
+  }
+
   /** Plans {@code query} (Calcite-ready text). Errors come back as PostgreSQL errors. */
   public static RelNode plan(String query, MetaClient meta, BatchReader reader) {
     SchemaPlus root = Frameworks.createRootSchema(false);
@@ -68,7 +80,7 @@ public final class LogicalPlanner {
     try {
       SqlNode parsed = planner.parse(query).accept(new WindowRewriter());
       SqlNode validated = planner.validate(parsed);
-      RelNode rel = planner.rel(validated).project();
+      RelNode rel = pgNames(parsed, planner.rel(validated).project());
       HepPlanner hep = new HepPlanner(HEP);
       hep.setRoot(rel);
       return hep.findBestExp();

@@ -64,6 +64,9 @@ public final class Session implements PgSession {
   /** This session wrote since its last flush: its next read must wait for a checkpoint. */
   private boolean unflushedWrites;
 
+  /** Set by {@link #cancel()} (any thread) while a foreground create waits. */
+  private volatile boolean cancelRequested;
+
   public Session(MetaClient meta, BatchReader reader, DmlWriter writer, BatchEngine engine) {
     this.meta = meta;
     this.engine = engine;
@@ -94,6 +97,8 @@ public final class Session implements PgSession {
         calciteParams = engine.describe(DmlRunner.selectFor(s)).paramTypes();
       } else if (s instanceof Statement.EmptyCatalogQuery e) {
         columns = emptyColumns(e);
+      } else if (s instanceof Statement.PrimaryKeys) {
+        columns = primaryKeyColumns();
       } else if (s instanceof Statement.Show sh) {
         columns = ShowCommands.columns(sh.what());
       } else if (s instanceof Statement.Explain) {
@@ -106,6 +111,62 @@ public final class Session implements PgSession {
     } finally {
       PgFunctions.CURRENT.remove();
     }
+  }
+
+  private static List<Column> primaryKeyColumns() {
+    return Statement.PrimaryKeys.COLUMNS.stream()
+        .map(n -> new Column(n, n.equals("KEY_SEQ") ? DataType.INT : DataType.VARCHAR))
+        .toList();
+  }
+
+  /**
+   * pgjdbc's getPrimaryKeys: the visible pk columns of tables in schema {@code public} (a table
+   * without a declared key has only the hidden {@code _row_id}, so no row, as PostgreSQL shows a
+   * table without a primary key); views have none, as in PostgreSQL.
+   */
+  private List<Object[]> primaryKeys(Statement.PrimaryKeys pk, List<Object> params) {
+    String schema = pk.schema().map(a -> argValue(a, params)).orElse(null);
+    String table = pk.table().map(a -> argValue(a, params)).orElse(null);
+    List<Object[]> out = new ArrayList<>();
+    if (schema != null && !schema.equals("public")) {
+      return out;
+    }
+    for (dev.tideway.frontend.meta.Relation r : meta.relations()) {
+      if (r.kind() != RelationKind.TABLE || (table != null && !table.equals(r.name()))) {
+        continue;
+      }
+      List<dev.tideway.common.plan.ColumnOrder> key = r.table().pk();
+      int[] visible = r.visibleIndices();
+      List<Object[]> rows = new ArrayList<>();
+      for (int i = 0; i < key.size(); i++) {
+        int col = key.get(i).index();
+        if (java.util.Arrays.stream(visible).noneMatch(v -> v == col)) {
+          rows.clear();
+          break;
+        }
+        rows.add(
+            new Object[] {
+              DATABASE,
+              "public",
+              r.name(),
+              r.table().columns().get(col).name(),
+              i + 1,
+              r.name() + "_pkey"
+            });
+      }
+      out.addAll(rows);
+    }
+    out.sort(
+        java.util.Comparator.comparing((Object[] r) -> (String) r[2])
+            .thenComparing(r -> (Integer) r[4]));
+    return out;
+  }
+
+  /** The one database (as {@code current_database()} answers). */
+  private static final String DATABASE = "dev";
+
+  private static String argValue(Statement.Arg a, List<Object> params) {
+    return a.param() >= 0 ? String.valueOf(params.get(a.param())) : a.literal();
   }
 
   private static List<Column> emptyColumns(Statement.EmptyCatalogQuery e) {
@@ -164,6 +225,9 @@ public final class Session implements PgSession {
     if (s instanceof Statement.EmptyCatalogQuery e) {
       return Result.rows(emptyColumns(e), List.of());
     }
+    if (s instanceof Statement.PrimaryKeys pk) {
+      return Result.rows(primaryKeyColumns(), primaryKeys(pk, params));
+    }
     if (s instanceof Statement.Insert i) {
       return afterDml(dml.insert(i, params));
     }
@@ -180,8 +244,21 @@ public final class Session implements PgSession {
       return Result.command(ddl.createSource(cs, sql, notices));
     }
     if (s instanceof Statement.CreateMaterializedView mv) {
-      return Result.command(
-          ddl.createView(mv, sql, vars.backgroundDdl(), vars.backfillRateLimit(), notices, job));
+      cancelRequested = false;
+      try {
+        return Result.command(
+            ddl.createView(mv, sql, vars.backgroundDdl(), vars.backfillRateLimit(), notices, job));
+      } catch (PgException e) {
+        if (cancelRequested
+            && SqlState.QUERY_CANCELED.equals(e.sqlState())
+            && !e.getMessage().equals("canceling statement due to user request")) {
+          // the client's CancelRequest (psql's Ctrl-C) ended it: say so as PostgreSQL does
+          throw PgException.error(
+                  SqlState.QUERY_CANCELED, "canceling statement due to user request")
+              .withDetail(e.getMessage());
+        }
+        throw e;
+      }
     }
     if (s instanceof Statement.Drop d) {
       return Result.command(ddl.drop(d, notices));
@@ -277,16 +354,14 @@ public final class Session implements PgSession {
       lines.addAll(PlanPrinter.explain(p.root()));
     } else {
       Statement.Query q = (Statement.Query) inner;
-      BatchEngine.Result r = engine.query("EXPLAIN PLAN FOR " + q.sql(), List.of());
-      for (Object[] row : r.rows()) {
-        lines.addAll(List.of(String.valueOf(row[0]).split("\n")));
-      }
+      lines.addAll(engine.explain(q.sql()));
     }
     return lines.stream().map(l -> new Object[] {l}).toList();
   }
 
   @Override
   public void cancel() {
+    cancelRequested = true;
     engine.cancel();
     long id = job.get();
     if (id >= 0) {

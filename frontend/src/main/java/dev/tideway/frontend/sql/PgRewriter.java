@@ -74,10 +74,57 @@ final class PgRewriter {
         i = regexOrOp(t, i + 1, tok.text());
         continue;
       }
+      if (tok.kind() == Token.Kind.WORD
+          && NAME_WORDS.contains(tok.text().toUpperCase(Locale.ROOT))
+          && next(t, i, 1).kind() != Token.Kind.LPAREN) {
+        out.add("\"" + tok.text().toLowerCase(Locale.ROOT) + "\"");
+        i++;
+        continue;
+      }
+      if (tok.isWord("AS") && isReservedAlias(t, i)) {
+        Token alias = next(t, i, 1);
+        out.add(tok.text() + " \"" + alias.text().toLowerCase(Locale.ROOT) + "\"");
+        i = nextIndex(t, i) + 1;
+        continue;
+      }
       out.add(emit(tok));
       i++;
     }
   }
+
+  /**
+   * {@code AS one}: PostgreSQL takes any word as a column label after {@code AS}, Calcite not its
+   * reserved words ({@code one}, {@code value}, {@code year}, ...), so such an alias is quoted —
+   * when the word ends the select item (a comma, a clause keyword, {@code ;} or the end follows),
+   * which keeps {@code CAST(x AS date)} and {@code AS SELECT} as they are.
+   */
+  private static boolean isReservedAlias(List<Token> t, int i) {
+    Token w = next(t, i, 1);
+    if (w.kind() != Token.Kind.WORD
+        || !CALCITE_RESERVED.isReservedWord(w.text().toUpperCase(Locale.ROOT))) {
+      return false;
+    }
+    Token after = next(t, i, 2);
+    return after.text().isEmpty()
+        || after.kind() == Token.Kind.COMMA
+        || after.kind() == Token.Kind.SEMI
+        || after.isWord("FROM")
+        || (after.kind() == Token.Kind.WORD
+            && NOT_ALIASES.contains(after.text().toUpperCase(Locale.ROOT)));
+  }
+
+  /**
+   * Calcite reserves these; PostgreSQL takes them as names when no {@code (} follows (a view's
+   * {@code count(*)} column is "count"; {@code value} and {@code one} are common column names).
+   */
+  private static final List<String> NAME_WORDS =
+      List.of("COUNT", "SUM", "MIN", "MAX", "AVG", "VALUE", "ONE");
+
+  private static final org.apache.calcite.sql.parser.SqlAbstractParserImpl.Metadata
+      CALCITE_RESERVED =
+          org.apache.calcite.sql.parser.ddl.SqlDdlParserImpl.FACTORY
+              .getParser(new java.io.StringReader(""))
+              .getMetadata();
 
   private static boolean isNameToken(Token x) {
     return x.kind() == Token.Kind.WORD || x.kind() == Token.Kind.QUOTED_IDENT;

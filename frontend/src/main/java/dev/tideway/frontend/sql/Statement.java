@@ -44,6 +44,19 @@ public sealed interface Statement {
    */
   record EmptyCatalogQuery(List<String> columns) implements Statement {}
 
+  /** A value in a recognised client query: the {@code param}-th bound parameter, or a literal. */
+  record Arg(int param, String literal) {}
+
+  /**
+   * pgjdbc's {@code DatabaseMetaData.getPrimaryKeys} query, filtered by schema and table name when
+   * given: answered from the catalog (columns {@link #COLUMNS}).
+   */
+  record PrimaryKeys(java.util.Optional<Arg> schema, java.util.Optional<Arg> table)
+      implements Statement {
+    public static final List<String> COLUMNS =
+        List.of("TABLE_CAT", "TABLE_SCHEM", "TABLE_NAME", "COLUMN_NAME", "KEY_SEQ", "PK_NAME");
+  }
+
   /** {@code DROP TABLE|MATERIALIZED VIEW|SOURCE [IF EXISTS] name [CASCADE]}. */
   record Drop(RelationKind kind, String name, boolean ifExists, boolean cascade)
       implements Statement {}

@@ -61,6 +61,7 @@ public final class StatementParser {
   }
 
   public static Parsed parse(String sql) {
+    sql = ClientCatalogQueries.rewrite(sql);
     PgRewriter.Rewritten rw = PgRewriter.rewrite(sql);
     List<Token> t = significant(Lexer.lex(rw.sql()));
     if (t.isEmpty()) {
@@ -103,6 +104,7 @@ public final class StatementParser {
       case "SELECT", "VALUES", "WITH", "TABLE" ->
           EmptyCatalogQueries.columns(original)
               .<Statement>map(Statement.EmptyCatalogQuery::new)
+              .or(() -> ClientCatalogQueries.primaryKeys(original))
               .orElseGet(() -> query(text));
       case "" -> {
         if (t.get(0).kind() != Token.Kind.LPAREN) {

@@ -181,6 +181,27 @@ class PgjdbcEndToEndTest {
         assertThat(rs.next()).isTrue();
         assertThat(rs.getString("COLUMN_NAME")).isEqualTo("name");
       }
+      st.execute("CREATE TABLE meta_pk2 (a INT, b VARCHAR, c INT, PRIMARY KEY (b, a))");
+      st.execute("CREATE TABLE meta_nopk (a INT)");
+      try (ResultSet rs = c.getMetaData().getPrimaryKeys(null, "public", "meta_t")) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getString("COLUMN_NAME")).isEqualTo("id");
+        assertThat(rs.getInt("KEY_SEQ")).isEqualTo(1);
+        assertThat(rs.getString("PK_NAME")).isEqualTo("meta_t_pkey");
+        assertThat(rs.next()).isFalse();
+      }
+      try (ResultSet rs = c.getMetaData().getPrimaryKeys(null, null, "meta_pk2")) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getString("COLUMN_NAME")).isEqualTo("b");
+        assertThat(rs.getInt("KEY_SEQ")).isEqualTo(1);
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getString("COLUMN_NAME")).isEqualTo("a");
+        assertThat(rs.getInt("KEY_SEQ")).isEqualTo(2);
+        assertThat(rs.next()).isFalse();
+      }
+      try (ResultSet rs = c.getMetaData().getPrimaryKeys(null, "public", "meta_nopk")) {
+        assertThat(rs.next()).as("no declared key: only the hidden _row_id").isFalse();
+      }
     }
   }
 }

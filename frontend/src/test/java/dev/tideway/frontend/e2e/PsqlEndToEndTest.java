@@ -98,7 +98,9 @@ class PsqlEndToEndTest {
             "CREATE TABLE described (id BIGINT PRIMARY KEY, owner VARCHAR, balance DECIMAL(10,2))",
             "CREATE MATERIALIZED VIEW described_mv AS SELECT owner, count(*) AS n FROM described GROUP BY owner",
             "\\d described",
-            "\\d described_mv");
+            "\\d described_mv",
+            "\\d+ described",
+            "\\d+ described_mv");
     assertThat(r.exit()).as(r.out()).isZero();
     assertThat(r.out())
         .contains("Table \"public.described\"")
@@ -106,7 +108,9 @@ class PsqlEndToEndTest {
         .containsPattern("owner\\s+\\| character varying")
         .containsPattern("balance\\s+\\| numeric\\(10,2\\)")
         .contains("Materialized view \"public.described_mv\"")
-        .containsPattern("n\\s+\\| bigint");
+        .containsPattern("n\\s+\\| bigint")
+        .containsPattern("id\\s+\\| bigint\\s+\\|\\s+\\| not null\\s+\\|\\s+\\| plain")
+        .contains("View definition:");
   }
 
   @Test

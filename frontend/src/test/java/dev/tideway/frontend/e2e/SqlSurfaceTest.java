@@ -70,6 +70,86 @@ class SqlSurfaceTest {
     }
   }
 
+  private static List<String> labels(Statement st, String sql) throws SQLException {
+    try (java.sql.ResultSet rs = st.executeQuery(sql)) {
+      java.sql.ResultSetMetaData md = rs.getMetaData();
+      List<String> out = new java.util.ArrayList<>();
+      for (int i = 1; i <= md.getColumnCount(); i++) {
+        out.add(md.getColumnLabel(i));
+      }
+      return out;
+    }
+  }
+
+  @Test
+  void resultColumnsAreNamedAsPostgresqlNamesThem() throws Exception {
+    try (Connection c = cluster.connect(false);
+        Statement st = c.createStatement()) {
+      assertThat(labels(st, "SELECT count(*), sum(g), min(v), g + 1, 1, true FROM base GROUP BY g"))
+          .containsExactly("count", "sum", "min", "?column?", "?column?", "bool");
+      assertThat(
+              labels(
+                  st,
+                  "SELECT id::int, CAST(g AS BIGINT), 1::bigint, CASE WHEN g = 1 THEN 1"
+                      + " END, upper(v) FROM base"))
+          .containsExactly("id", "g", "int8", "case", "upper");
+      assertThat(labels(st, "SELECT *, count(*) OVER () FROM base"))
+          .containsExactly("id", "g", "v", "count");
+      assertThat(labels(st, "SELECT (SELECT max(id) FROM base), id AS one FROM base"))
+          .containsExactly("max", "one");
+      assertThat(TestCluster.rows(st, "SELECT 1 AS one, 2 AS value, 3 AS year"))
+          .containsExactly("1|2|3");
+      assertThat(labels(st, "SELECT 1 AS one, 2 AS value, 3 AS year"))
+          .containsExactly("one", "value", "year");
+      assertThat(labels(st, "SELECT CAST('2020-01-01' AS date) AS d")).containsExactly("d");
+      st.execute(
+          "CREATE MATERIALIZED VIEW names_mv AS SELECT g, count(*), sum(id), g * 2 FROM base"
+              + " GROUP BY g");
+      assertThat(labels(st, "SELECT * FROM names_mv"))
+          .as("a view's columns get the same names")
+          .containsExactly("g", "count", "sum", "?column?");
+      assertThat(TestCluster.rows(st, "SELECT count FROM names_mv WHERE g = 1"))
+          .containsExactly("5");
+      st.execute("DROP MATERIALIZED VIEW names_mv");
+    }
+  }
+
+  @Test
+  void explainShowsThePkRangePushedIntoEachScan() throws Exception {
+    try (Connection c = cluster.connect(false);
+        Statement st = c.createStatement()) {
+      assertThat(TestCluster.rows(st, "EXPLAIN SELECT * FROM base WHERE id = 5"))
+          .contains("Scan base: point lookup id = 5");
+      assertThat(
+              TestCluster.rows(st, "EXPLAIN SELECT * FROM base WHERE id BETWEEN 3 AND 7 AND g = 1"))
+          .contains("Scan base: pk range id >= 3 AND id <= 7");
+      assertThat(TestCluster.rows(st, "EXPLAIN SELECT count(*) FROM base WHERE 10 < id"))
+          .contains("Scan base: pk range id > 10");
+      assertThat(TestCluster.rows(st, "EXPLAIN SELECT * FROM base WHERE id * 2 = 10"))
+          .as("an expression over the pk column is not a range")
+          .contains("Scan base: full scan");
+      assertThat(TestCluster.rows(st, "EXPLAIN SELECT * FROM base WHERE id = 5.5"))
+          .contains("Scan base: full scan");
+      assertThat(TestCluster.rows(st, "SELECT * FROM base WHERE id = 5.5")).isEmpty();
+      assertThat(TestCluster.rows(st, "SELECT v FROM base WHERE id BETWEEN 3 AND 7 AND g = 1"))
+          .containsExactly("v5");
+      try (java.sql.PreparedStatement ps =
+          c.prepareStatement("SELECT v FROM base WHERE id >= ? AND id < ?")) {
+        ps.setLong(1, 18);
+        ps.setLong(2, 30);
+        List<String> got = new java.util.ArrayList<>();
+        try (java.sql.ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            got.add(rs.getString(1));
+          }
+        }
+        assertThat(got)
+            .as("bound parameters narrow the scan too")
+            .containsExactlyInAnyOrder("v18", "v19", "v20");
+      }
+    }
+  }
+
   @Test
   void implicitFlushCommitsEachWriteBeforeTheStatementEnds() throws Exception {
     try (Connection c = cluster.connect(false);

@@ -97,15 +97,23 @@ class ProtocolErrorsTest {
   }
 
   @Test
-  void protocolViolationsEndOnlyThatConnection() throws IOException {
+  void bindWithTheWrongParameterCountIsAnErrorThatKeepsTheConnection() throws IOException {
     try (RawClient c = ready()) {
-      c.out.write(concat(parse("", "echo ?"), bind("", "", 0), Messages.sync()));
-      assertThat(c.read().type()).isEqualTo('1');
-      RawClient.Reply e = c.read();
-      assertThat(e.sqlState()).isEqualTo("08P01");
-      assertThat(e.text()).contains("FATAL").contains("bind message supplies 0 parameters");
-      assertThat(c.in.read()).as("connection closed").isEqualTo(-1);
+      c.out.write(concat(parse("", "echo ?"), bind("", "", 0), execute(""), Messages.sync()));
+      List<RawClient.Reply> r = c.readUntilReady();
+      assertThat(RawClient.types(r))
+          .as("the Execute after the failed Bind is skipped")
+          .isEqualTo("1EZ");
+      assertThat(r.get(1).sqlState()).isEqualTo("08P01");
+      assertThat(r.get(1).text())
+          .doesNotContain("FATAL")
+          .contains("bind message supplies 0 parameters, but prepared statement \"\" requires 1");
+      assertThat(selectWorks(c, 7)).as("the connection still serves queries").isTrue();
     }
+  }
+
+  @Test
+  void protocolViolationsEndOnlyThatConnection() throws IOException {
     try (RawClient c = ready()) {
       c.send('D', concat(new byte[] {'X'}, cstr("")));
       RawClient.Reply e = c.read();

@@ -3,6 +3,7 @@ package dev.tideway.it.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tideway.cli.cluster.Playground;
+import dev.tideway.common.random.RandomSource;
 import dev.tideway.common.time.Clock;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -84,6 +85,148 @@ class PlaygroundIT {
       st.execute("INSERT INTO t VALUES (2000, 21)");
       st.execute("FLUSH");
       assertThat(rows(st, "SELECT * FROM mv")).isEqualTo(rows(st, agg));
+    }
+  }
+
+  /** Median latency in microseconds of running {@code ps} with each parameter pair. */
+  private static long medianMicros(java.sql.PreparedStatement ps, List<long[]> keys, int plus)
+      throws SQLException {
+    List<Long> micros = new ArrayList<>();
+    for (long[] k : keys) {
+      ps.setInt(1, (int) k[0] + plus);
+      ps.setLong(2, k[1] + plus);
+      long t0 = System.nanoTime();
+      int n = 0;
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          n++;
+        }
+      }
+      micros.add((System.nanoTime() - t0) / 1000);
+      assertThat(n).as("key %s", java.util.Arrays.toString(k)).isEqualTo(1);
+    }
+    micros.sort(null);
+    return micros.get(micros.size() / 2);
+  }
+
+  private static String where(RandomSource r) {
+    int a = r.nextInt(110) - 5;
+    long b = r.nextLong(100_010) - 5;
+    int a2 = a + r.nextInt(10);
+    return switch (r.nextInt(8)) {
+      case 0 -> "a = " + a;
+      case 1 -> "a = " + a + " AND b = " + b;
+      case 2 -> "a = " + a + " AND b BETWEEN " + b + " AND " + (b + r.nextInt(5000));
+      case 3 -> "a > " + a + " AND a <= " + a2;
+      case 4 -> "a >= " + a + " AND a < " + a2 + " AND v < 500";
+      case 5 -> "b = " + b;
+      case 6 -> "a = " + a + " AND b > " + b;
+      default -> a + " > a AND a >= " + (a - 3);
+    };
+  }
+
+  private static boolean holds(String where, long a, long b, long v) {
+    for (String c : where.replace(" BETWEEN ", " >= ").split(" AND ")) {
+      if (!holdsOne(c.strip(), a, b, v, where)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean holdsOne(String c, long a, long b, long v, String where) {
+    String[] t = c.split(" ");
+    if (t.length == 1) { // the upper end of a BETWEEN
+      long hi = Long.parseLong(t[0]);
+      return b <= hi;
+    }
+    boolean flipped = Character.isDigit(t[0].charAt(0)) || t[0].startsWith("-");
+    String col = flipped ? t[2] : t[0];
+    long lit = Long.parseLong(flipped ? t[0] : t[2]);
+    long x = col.equals("a") ? a : col.equals("b") ? b : v;
+    String op = t[1];
+    if (flipped) {
+      op =
+          switch (op) {
+            case ">" -> "<";
+            case "<" -> ">";
+            case ">=" -> "<=";
+            case "<=" -> ">=";
+            default -> op;
+          };
+    }
+    return switch (op) {
+      case "=" -> x == lit;
+      case ">" -> x > lit;
+      case ">=" -> x >= lit;
+      case "<" -> x < lit;
+      case "<=" -> x <= lit;
+      default -> throw new IllegalArgumentException(where);
+    };
+  }
+
+  @Test
+  void pkRangesPushedIntoScansReturnWhatAFilteredFullScanReturns() throws Exception {
+    RandomSource r = RandomSource.fromPropertyOr(4242L);
+    try (Playground p = Playground.start(options(dir), Clock.system());
+        Connection c = connect(p);
+        Statement st = c.createStatement()) {
+      st.execute("CREATE TABLE pr (a INT, b BIGINT, v INT, PRIMARY KEY (a, b))");
+      st.execute(
+          "INSERT INTO pr SELECT x % 100, x, x * 7 % 1000 FROM generate_series(1, 100000) AS x");
+      st.execute("FLUSH");
+      List<long[]> all = new ArrayList<>();
+      try (ResultSet rs = st.executeQuery("SELECT a, b, v FROM pr")) {
+        while (rs.next()) {
+          all.add(new long[] {rs.getLong(1), rs.getLong(2), rs.getLong(3)});
+        }
+      }
+      assertThat(all).hasSize(100_000);
+      for (int i = 0; i < 60; i++) {
+        String w = where(r);
+        List<String> expected = new ArrayList<>();
+        for (long[] row : all) {
+          if (holds(w, row[0], row[1], row[2])) {
+            expected.add(row[0] + "|" + row[1] + "|" + row[2]);
+          }
+        }
+        expected.sort(null);
+        assertThat(rows(st, "SELECT a, b, v FROM pr WHERE " + w))
+            .as("seed %s: WHERE %s", r.seed(), w)
+            .isEqualTo(expected);
+      }
+      assertThat(rows(st, "EXPLAIN SELECT * FROM pr WHERE a = 3 AND b = 103"))
+          .contains("Scan pr: point lookup a = 3 AND b = 103");
+      assertThat(rows(st, "EXPLAIN SELECT * FROM pr WHERE a = 3 AND b > 50000"))
+          .contains("Scan pr: pk range a = 3 AND b > 50000");
+      assertThat(rows(st, "EXPLAIN SELECT * FROM pr WHERE a + 1 = 4 AND b + 1 = 104"))
+          .contains("Scan pr: full scan");
+      List<long[]> keys = new ArrayList<>();
+      for (int i = 0; i < 60; i++) {
+        long b = 1 + r.nextLong(100_000);
+        keys.add(new long[] {b % 100, b});
+      }
+      try (java.sql.PreparedStatement pushed =
+              c.prepareStatement("SELECT v FROM pr WHERE a = ? AND b = ?");
+          java.sql.PreparedStatement full =
+              c.prepareStatement("SELECT v FROM pr WHERE a + 1 = ? AND b + 1 = ?");
+          java.sql.PreparedStatement noStorage =
+              c.prepareStatement("SELECT CAST(? AS INT) + CAST(? AS BIGINT)")) {
+        medianMicros(noStorage, keys.subList(0, 5), 0);
+        long baseline = medianMicros(noStorage, keys.subList(5, keys.size()), 0);
+        medianMicros(pushed, keys.subList(0, 5), 0); // warm up (plan compilation)
+        medianMicros(full, keys.subList(0, 5), 1);
+        long withPushdown = medianMicros(pushed, keys.subList(5, keys.size()), 0);
+        long withoutPushdown = medianMicros(full, keys.subList(5, 25), 1);
+        System.out.println(
+            "point_lookup_100k_rows median_us with_pushdown="
+                + withPushdown
+                + " without_pushdown="
+                + withoutPushdown
+                + " query_without_storage="
+                + baseline);
+        assertThat(withPushdown).isLessThan(withoutPushdown);
+      }
     }
   }
 

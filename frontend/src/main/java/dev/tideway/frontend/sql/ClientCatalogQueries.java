@@ -1,0 +1,69 @@
+package dev.tideway.frontend.sql;
+
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Catalog queries of psql and pgjdbc that rest on PostgreSQL arrays ({@code int2vector} keys,
+ * {@code unnest}, {@code _pg_expandarray}), which the batch engine does not have, recognised by
+ * their text (see the catalog corpus in the tests):
+ *
+ * <ul>
+ *   <li>pgjdbc's {@code DatabaseMetaData.getPrimaryKeys} → {@link Statement.PrimaryKeys}, answered
+ *       from the catalog's pk;
+ *   <li>psql's {@code \d+ NAME} relation info: its {@code reloptions} column (an array expression)
+ *       becomes {@code ''}, since relations here have no storage options.
+ * </ul>
+ *
+ * <p>Pure functions.
+ */
+final class ClientCatalogQueries {
+  private static final Pattern RELOPTIONS =
+      Pattern.compile(
+          "pg_catalog\\.array_to_string\\(c\\.reloptions\\s*\\|\\|\\s*array\\(select\\s+'toast\\.'"
+              + "\\s*\\|\\|\\s*x\\s+from\\s+pg_catalog\\.unnest\\(tc\\.reloptions\\)\\s+x\\),\\s*',"
+              + " '\\)");
+
+  private static final Pattern PK_FILTER =
+      Pattern.compile(
+          "(n\\.nspname|ct\\.relname)\\s*=\\s*(\\$\\d+|'(?:[^']|'')*'|E'(?:[^']|'')*')");
+
+  private ClientCatalogQueries() {}
+
+  /** psql's {@code \d+} relation-info query without its array expression; others unchanged. */
+  static String rewrite(String sql) {
+    if (!sql.contains("c.reloptions")) {
+      return sql;
+    }
+    return RELOPTIONS.matcher(sql).replaceFirst("''");
+  }
+
+  /** pgjdbc's getPrimaryKeys query as a {@link Statement.PrimaryKeys}, if it is one. */
+  static Optional<Statement> primaryKeys(String sql) {
+    String s = sql.strip().replaceAll("\\s+", " ");
+    if (!s.startsWith("SELECT result.TABLE_CAT AS \"TABLE_CAT\"")
+        || !s.contains("FROM pg_catalog.pg_constraint con")
+        || !s.contains("con.contype = 'p'")) {
+      return Optional.empty();
+    }
+    Optional<Statement.Arg> schema = Optional.empty();
+    Optional<Statement.Arg> table = Optional.empty();
+    Matcher m = PK_FILTER.matcher(s);
+    int params = 0;
+    while (m.find()) {
+      String v = m.group(2);
+      Statement.Arg arg =
+          v.startsWith("$")
+              ? new Statement.Arg(params++, null)
+              : new Statement.Arg(
+                  -1, v.substring(v.indexOf('\'') + 1, v.length() - 1).replace("''", "'"));
+      if (m.group(1).equals("n.nspname")) {
+        schema = Optional.of(arg);
+      } else {
+        table = Optional.of(arg);
+      }
+    }
+    return Optional.of(new Statement.PrimaryKeys(schema, table));
+  }
+}
