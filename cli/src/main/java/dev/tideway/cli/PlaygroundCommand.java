@@ -41,11 +41,18 @@ final class PlaygroundCommand implements Callable<Integer> {
   @Option(names = "--compute-port", defaultValue = "5688", description = "compute Pekko port")
   int computePort;
 
+  @Option(
+      names = "--compute-http-port",
+      defaultValue = "5692",
+      description = "compute node /metrics port (0: any free port)")
+  int computeHttpPort;
+
   @Override
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
     Playground.Options o =
-        new Playground.Options(dataDir, host, pgPort, httpPort, zkPort, computePort, 1000);
+        new Playground.Options(
+            dataDir, host, pgPort, httpPort, zkPort, computePort, computeHttpPort, 1000);
     Playground p;
     try {
       p = Playground.start(o, Clock.system());

@@ -46,6 +46,7 @@ public final class Playground implements AutoCloseable {
    * @param metaHttpPort the meta HTTP API and metrics port
    * @param zkPort the embedded ZooKeeper's port
    * @param computePort the compute node's Pekko port (fixed: actor placement names it)
+   * @param computeHttpPort the compute node's {@code /metrics} port (0: any free port)
    * @param barrierIntervalMs the barrier interval system parameter
    */
   public record Options(
@@ -55,9 +56,22 @@ public final class Playground implements AutoCloseable {
       int metaHttpPort,
       int zkPort,
       int computePort,
+      int computeHttpPort,
       long barrierIntervalMs) {
+    /** Options whose compute metrics port is any free one (tests, several playgrounds). */
+    public Options(
+        Path dataDir,
+        String host,
+        int pgPort,
+        int metaHttpPort,
+        int zkPort,
+        int computePort,
+        long barrierIntervalMs) {
+      this(dataDir, host, pgPort, metaHttpPort, zkPort, computePort, 0, barrierIntervalMs);
+    }
+
     public static Options defaults(Path dataDir) {
-      return new Options(dataDir, "127.0.0.1", 4566, 5691, 2181, 5688, 1000);
+      return new Options(dataDir, "127.0.0.1", 4566, 5691, 2181, 5688, 5692, 1000);
     }
   }
 
@@ -165,7 +179,9 @@ public final class Playground implements AutoCloseable {
                 + options.host()
                 + ":"
                 + options.computePort()
-                + "\", zookeeper = \""
+                + "\", http-port = "
+                + options.computeHttpPort()
+                + ", zookeeper = \""
                 + zkConnect
                 + "\" }")
         .withFallback(ConfigFactory.load());
