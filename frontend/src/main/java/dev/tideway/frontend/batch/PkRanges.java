@@ -77,14 +77,13 @@ final class PkRanges {
     return new PkRange(equal, Optional.empty(), Optional.empty());
   }
 
-  private static void conjunct(
-      RexNode c,
-      int[] fields,
-      List<DataType> types,
-      DataContext params,
-      Map<Integer, ColumnRange> byColumn) {
+  /** {@code column kind value}: one comparison of a pk-typed column with an exact value. */
+  private record Cmp(int column, SqlKind kind, Object value) {}
+
+  /** The comparison {@code c} is, or null when it is none that a range can hold. */
+  private static Cmp comparison(RexNode c, int[] fields, List<DataType> types, DataContext params) {
     if (!(c instanceof RexCall call) || call.getOperands().size() != 2) {
-      return;
+      return null;
     }
     SqlKind kind = call.getKind();
     RexNode a = call.getOperands().get(0);
@@ -96,29 +95,101 @@ final class PkRanges {
       kind = kind.reverse();
     }
     if (!(a instanceof RexInputRef ref) || ref.getIndex() >= fields.length) {
-      return;
+      return null;
+    }
+    if (kind != SqlKind.EQUALS
+        && kind != SqlKind.GREATER_THAN
+        && kind != SqlKind.GREATER_THAN_OR_EQUAL
+        && kind != SqlKind.LESS_THAN
+        && kind != SqlKind.LESS_THAN_OR_EQUAL) {
+      return null;
     }
     int column = fields[ref.getIndex()];
     DataType type = types.get(column);
     if (type.id() == dev.tideway.common.types.TypeId.VARCHAR && kind != SqlKind.EQUALS) {
-      return; // Calcite orders strings by UTF-16, storage by UTF-8 bytes: only equality pushes
+      return null; // Calcite orders strings by UTF-16, storage by UTF-8 bytes: only equality pushes
     }
     Object v = value(b, type, params);
-    if (v == null) {
+    return v == null ? null : new Cmp(column, kind, v);
+  }
+
+  private static void conjunct(
+      RexNode c,
+      int[] fields,
+      List<DataType> types,
+      DataContext params,
+      Map<Integer, ColumnRange> byColumn) {
+    Cmp cmp = comparison(c, fields, types, params);
+    if (cmp == null) {
       return;
     }
-    ColumnRange r = byColumn.computeIfAbsent(column, k -> new ColumnRange());
-    switch (kind) {
+    DataType type = types.get(cmp.column());
+    Object v = cmp.value();
+    ColumnRange r = byColumn.computeIfAbsent(cmp.column(), k -> new ColumnRange());
+    switch (cmp.kind()) {
       case EQUALS -> r.equal = r.equal == null ? v : r.equal;
       case GREATER_THAN -> r.lower = tighterLower(type, r.lower, new PkRange.Bound(v, false));
       case GREATER_THAN_OR_EQUAL ->
           r.lower = tighterLower(type, r.lower, new PkRange.Bound(v, true));
       case LESS_THAN -> r.upper = tighterUpper(type, r.upper, new PkRange.Bound(v, false));
-      case LESS_THAN_OR_EQUAL -> r.upper = tighterUpper(type, r.upper, new PkRange.Bound(v, true));
-      default -> {
-        // not a range predicate
+      default -> r.upper = tighterUpper(type, r.upper, new PkRange.Bound(v, true));
+    }
+  }
+
+  /**
+   * Whether every conjunct of {@code filter} holds for every row with a pk in {@code range}: an
+   * equality the range fixes, or a bound on the range's bounded column (the range keeps the
+   * tightest bound of each side, which implies the others). Such a filter need not be evaluated
+   * again once the rows are restricted to the range exactly.
+   */
+  static boolean impliedBy(
+      PkRange range,
+      RexNode filter,
+      int[] fields,
+      List<ColumnOrder> pk,
+      List<DataType> types,
+      DataContext params) {
+    RexNode expanded = RexUtil.expandSearch(REX, null, filter);
+    for (RexNode c : RexUtil.flattenAnd(List.of(expanded))) {
+      Cmp cmp = comparison(c, fields, types, params);
+      if (cmp == null) {
+        return false;
+      }
+      int pos = -1;
+      for (int i = 0; i < pk.size(); i++) {
+        if (pk.get(i).index() == cmp.column()) {
+          pos = i;
+        }
+      }
+      DataType type = types.get(cmp.column());
+      boolean ok;
+      if (pos >= 0 && pos < range.equal().size()) {
+        ok =
+            cmp.kind() == SqlKind.EQUALS
+                && Datums.compare(type, cmp.value(), range.equal().get(pos)) == 0;
+      } else if (pos == range.equal().size()) {
+        ok =
+            switch (cmp.kind()) {
+              case GREATER_THAN, GREATER_THAN_OR_EQUAL -> range.lower().isPresent();
+              case LESS_THAN, LESS_THAN_OR_EQUAL -> range.upper().isPresent();
+              default -> false;
+            };
+      } else {
+        ok = false;
+      }
+      if (!ok) {
+        return false;
       }
     }
+    return true;
+  }
+
+  /** SQL order of two pk values of a pushed type (integral or text). */
+  static int compareValues(Object x, Object y) {
+    if (x instanceof String) {
+      return Datums.compare(DataType.VARCHAR, x, y);
+    }
+    return Long.compare(((Number) x).longValue(), ((Number) y).longValue());
   }
 
   private static PkRange.Bound tighterLower(DataType t, PkRange.Bound old, PkRange.Bound b) {

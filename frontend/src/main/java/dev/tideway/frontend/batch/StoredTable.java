@@ -116,6 +116,19 @@ public final class StoredTable extends AbstractTable implements FilterableTable 
         range.isAll()
             ? reader.scan(relation.id(), epoch.getAsLong())
             : reader.scan(relation.id(), epoch.getAsLong(), range);
+    if (!range.isAll()) {
+      // a reader may return more than the range: keep exactly the range's rows, then drop the
+      // filters the range implies, which Calcite would otherwise compile and run again
+      int[] pk = relation.table().pkIndices().stream().mapToInt(Integer::intValue).toArray();
+      rows =
+          rows.stream()
+              .filter(r -> range.contains(r.project(pk), PkRanges::compareValues))
+              .toList();
+      filters.removeIf(
+          f ->
+              PkRanges.impliedBy(
+                  range, f, idx, relation.table().pk(), relation.table().types(), root));
+    }
     for (Row r : rows) {
       Object[] v = new Object[idx.length];
       for (int i = 0; i < idx.length; i++) {

@@ -338,9 +338,13 @@ public final class Session implements PgSession {
     if (job.isPresent() && meta.setBackfillRateLimit(job.get(), a.rowsPerSecond())) {
       return "ALTER MATERIALIZED VIEW";
     }
-    if (meta.relation(a.name()).filter(r -> r.kind() == RelationKind.MATERIALIZED_VIEW).isEmpty()) {
+    Optional<dev.tideway.frontend.meta.Relation> r = meta.relation(a.name());
+    if (r.isEmpty()) {
       throw PgException.error(
           SqlState.UNDEFINED_TABLE, "materialized view \"" + a.name() + "\" does not exist");
+    }
+    if (r.get().kind() != RelationKind.MATERIALIZED_VIEW) {
+      throw PgException.error("42809", "\"" + a.name() + "\" is not a materialized view");
     }
     throw PgException.error(
         SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * compute node and read back at committed epochs; every view must equal a batch recomputation of
  * its query, and everything must survive a restart of the whole process.
  */
-class PlaygroundIT {
+public class PlaygroundIT {
   @TempDir Path dir;
 
   static int freePort() throws IOException {
@@ -33,7 +33,17 @@ class PlaygroundIT {
   }
 
   static Playground.Options options(Path dir) throws IOException {
+    withoutComputeMetricsPort();
     return new Playground.Options(dir, "127.0.0.1", 0, freePort(), freePort(), freePort(), 100);
+  }
+
+  /**
+   * Turns off the compute node's metrics endpoint, whose port (5692) is fixed in its reference
+   * configuration and so collides between playgrounds running at once on one machine.
+   */
+  public static void withoutComputeMetricsPort() {
+    System.setProperty("tideway.compute.http-port", "-1");
+    com.typesafe.config.ConfigFactory.invalidateCaches();
   }
 
   static Connection connect(Playground p) throws SQLException {
