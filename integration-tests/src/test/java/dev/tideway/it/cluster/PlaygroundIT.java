@@ -33,17 +33,7 @@ public class PlaygroundIT {
   }
 
   static Playground.Options options(Path dir) throws IOException {
-    withoutComputeMetricsPort();
     return new Playground.Options(dir, "127.0.0.1", 0, freePort(), freePort(), freePort(), 100);
-  }
-
-  /**
-   * Turns off the compute node's metrics endpoint, whose port (5692) is fixed in its reference
-   * configuration and so collides between playgrounds running at once on one machine.
-   */
-  public static void withoutComputeMetricsPort() {
-    System.setProperty("tideway.compute.http-port", "-1");
-    com.typesafe.config.ConfigFactory.invalidateCaches();
   }
 
   static Connection connect(Playground p) throws SQLException {

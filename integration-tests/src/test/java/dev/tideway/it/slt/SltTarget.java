@@ -65,7 +65,6 @@ interface SltTarget extends AutoCloseable {
    * by the compute node and reads see committed epochs.
    */
   static SltTarget playground() throws IOException {
-    dev.tideway.it.cluster.PlaygroundIT.withoutComputeMetricsPort();
     java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("tideway-slt");
     dev.tideway.cli.cluster.Playground p;
     try {
