@@ -67,6 +67,8 @@ class MetaServerRunsBarrierLoopTest {
                 BarrierFailoverTest.create(
                     ObjectKind.TABLE, schema, "t", Plans.sourceTable(ids.from(), table)))
             .get(5, TimeUnit.SECONDS);
+        // the first job starts the world with a recovery; a job accepted after it rides on an Add
+        awaitTrue("table running", 10_000, () -> compute.resets.get() > 0);
         var mv =
             (DdlReply.JobAccepted)
                 meta.ddl()

@@ -134,7 +134,8 @@ public final class RemotePins {
         try {
           b = ByteBuffer.wrap(store.read(e.getValue()));
         } catch (java.io.FileNotFoundException gone) {
-          continue; // replaced by a newer publication meanwhile: seen next round
+          // replaced by a newer publication meanwhile, unread: hold everything this round
+          return Optional.of(new Held(0, 0));
         }
         if (b.remaining() < 28 || b.getInt() != MAGIC) {
           continue;
