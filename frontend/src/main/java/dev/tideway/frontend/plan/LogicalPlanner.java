@@ -47,14 +47,20 @@ public final class LogicalPlanner {
 
   private LogicalPlanner() {}
 
-  /** The view's columns named as PostgreSQL names them ({@code count}, {@code ?column?}, ...). */
-  private static RelNode pgNames(SqlNode parsed, RelNode rel) {
-    List<String> names = rel.getRowType().getFieldNames();
-    List<String> pg = PgColumnNames.rename(parsed, names, true);
-    if (pg.equals(names)) {
+  /**
+   * {@code rel} with its columns named {@code names}. Applied after the Hep pass: a rename-only
+   * projection before it would be removed as trivial (Hep compares row types without names), and a
+   * plain aggregate view would keep Calcite's {@code EXPR$1}.
+   */
+  private static RelNode renamed(RelNode rel, List<String> names) {
+    if (rel.getRowType().getFieldNames().equals(names)) {
       return rel;
     }
-    return RelFactories.LOGICAL_BUILDER.create(rel.getCluster(), null).push(rel).rename(pg).build();
+    return RelFactories.LOGICAL_BUILDER
+        .create(rel.getCluster(), null)
+        .push(rel)
+        .rename(names)
+        .build();
   }
 
   /** Plans {@code query} (Calcite-ready text). Errors come back as PostgreSQL errors. */
@@ -80,10 +86,12 @@ public final class LogicalPlanner {
     try {
       SqlNode parsed = planner.parse(query).accept(new WindowRewriter());
       SqlNode validated = planner.validate(parsed);
-      RelNode rel = pgNames(parsed, planner.rel(validated).project());
+      RelNode rel = planner.rel(validated).project();
+      // the view's columns named as PostgreSQL names them (count, sum, ?column?, ...)
+      List<String> names = PgColumnNames.rename(parsed, rel.getRowType().getFieldNames(), true);
       HepPlanner hep = new HepPlanner(HEP);
       hep.setRoot(rel);
-      return hep.findBestExp();
+      return renamed(hep.findBestExp(), names);
     } catch (Exception e) {
       throw BatchEngine.translate(e, query);
     } finally {

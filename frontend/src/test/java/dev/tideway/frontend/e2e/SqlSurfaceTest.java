@@ -111,6 +111,11 @@ class SqlSurfaceTest {
       assertThat(TestCluster.rows(st, "SELECT count FROM names_mv WHERE g = 1"))
           .containsExactly("5");
       st.execute("DROP MATERIALIZED VIEW names_mv");
+      // a plain aggregate view: no projection of its own survives planning to carry the names
+      st.execute(
+          "CREATE MATERIALIZED VIEW agg_names AS SELECT g, count(*), max(id) FROM base GROUP BY g");
+      assertThat(labels(st, "SELECT * FROM agg_names")).containsExactly("g", "count", "max");
+      st.execute("DROP MATERIALIZED VIEW agg_names");
     }
   }
 
