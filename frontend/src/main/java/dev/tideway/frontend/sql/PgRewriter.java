@@ -14,6 +14,8 @@ import java.util.Locale;
  *   <li>{@code x::type} → {@code CAST(x AS type)} with PostgreSQL type names mapped, and {@code
  *       ::regclass}/{@code ::regtype} to catalog lookup functions;
  *   <li>{@code a ~ b}, {@code !~}, {@code ~*}, {@code !~*} → {@code pg_regex_match(a, b, flags)};
+ *   <li>{@code INTERVAL '1 hour'} (units in the string) → Calcite's {@code INTERVAL '1' HOUR(10)}
+ *       ({@link PgIntervals});
  *   <li>in {@code CREATE TABLE}, a column-level {@code PRIMARY KEY} → a table-level one.
  * </ul>
  *
@@ -60,6 +62,14 @@ final class PgRewriter {
       }
       if ((tok.isWord("TUMBLE") || tok.isWord("HOP")) && isWindowCall(t, i)) {
         i = windowCall(t, i);
+        continue;
+      }
+      if (tok.isWord("INTERVAL")
+          && next(t, i, 1).kind() == Token.Kind.STRING
+          && !isIntervalQualifier(next(t, i, 2))) {
+        String lit = next(t, i, 1).text();
+        out.add(PgIntervals.toCalcite(lit.substring(1, lit.length() - 1).replace("''", "'")));
+        i = nextIndex(t, i) + 1;
         continue;
       }
       if (tok.isWord("COLLATE")) {
@@ -125,6 +135,13 @@ final class PgRewriter {
           org.apache.calcite.sql.parser.ddl.SqlDdlParserImpl.FACTORY
               .getParser(new java.io.StringReader(""))
               .getMetadata();
+
+  /** A SQL-standard interval qualifier's first word: the literal is already in Calcite's form. */
+  private static boolean isIntervalQualifier(Token x) {
+    return x.kind() == Token.Kind.WORD
+        && List.of("YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND")
+            .contains(x.text().toUpperCase(Locale.ROOT));
+  }
 
   private static boolean isNameToken(Token x) {
     return x.kind() == Token.Kind.WORD || x.kind() == Token.Kind.QUOTED_IDENT;
