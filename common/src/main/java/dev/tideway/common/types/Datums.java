@@ -146,10 +146,32 @@ public final class Datums {
     if (Double.isInfinite(d)) {
       return d > 0 ? "Infinity" : "-Infinity";
     }
-    if (d == Math.rint(d) && Math.abs(d) < 1e15) {
-      return d == 0 && 1 / d < 0 ? "-0" : Long.toString((long) d);
+    return d == 0 && 1 / d < 0 ? "-0" : shortestText(Double.toString(d), 15);
+  }
+
+  /**
+   * PostgreSQL's text form of a float ({@code float8out}, {@code float4out} since PostgreSQL 12):
+   * the shortest digits that read back exactly, plain when the decimal exponent is in {@code [-4,
+   * maxExponent)}, else {@code d.ddde+XX}. {@code javaText} is Java's shortest form of the value.
+   */
+  private static String shortestText(String javaText, int maxExponent) {
+    BigDecimal b = new BigDecimal(javaText).stripTrailingZeros();
+    if (b.signum() == 0) {
+      return "0";
     }
-    return Double.toString(d);
+    int exp = b.precision() - b.scale() - 1;
+    if (exp >= -4 && exp < maxExponent) {
+      return b.toPlainString();
+    }
+    String digits = b.unscaledValue().abs().toString();
+    String mantissa = digits.length() == 1 ? digits : digits.charAt(0) + "." + digits.substring(1);
+    int a = Math.abs(exp);
+    return (b.signum() < 0 ? "-" : "")
+        + mantissa
+        + "e"
+        + (exp < 0 ? "-" : "+")
+        + (a < 10 ? "0" : "")
+        + a;
   }
 
   private static String floatText(float f) {
@@ -159,10 +181,7 @@ public final class Datums {
     if (Float.isInfinite(f)) {
       return f > 0 ? "Infinity" : "-Infinity";
     }
-    if (f == Math.rint(f) && Math.abs(f) < 1e7) {
-      return f == 0 && 1 / f < 0 ? "-0" : Long.toString((long) f);
-    }
-    return Float.toString(f);
+    return f == 0 && 1 / f < 0 ? "-0" : shortestText(Float.toString(f), 6);
   }
 
   /**

@@ -53,6 +53,20 @@ class DataTypeTest {
     assertThat(Datums.toText(DataType.TIMESTAMPTZ, Instant.parse("2024-01-02T03:04:05Z")))
         .isEqualTo("2024-01-02 03:04:05+00");
     assertThat(Datums.toText(DataType.DOUBLE, 3.0)).isEqualTo("3");
+    // PostgreSQL's float8out/float4out: shortest exact digits, exponent outside [-4, 15) / [-4, 6)
+    assertThat(Datums.toText(DataType.DOUBLE, 30000149917.5)).isEqualTo("30000149917.5");
+    assertThat(Datums.toText(DataType.DOUBLE, 123456789012345.0)).isEqualTo("123456789012345");
+    assertThat(Datums.toText(DataType.DOUBLE, 1e15)).isEqualTo("1e+15");
+    assertThat(Datums.toText(DataType.DOUBLE, 1.2345678901234568e17))
+        .isEqualTo("1.2345678901234568e+17");
+    assertThat(Datums.toText(DataType.DOUBLE, 0.0001)).isEqualTo("0.0001");
+    assertThat(Datums.toText(DataType.DOUBLE, 0.00001)).isEqualTo("1e-05");
+    assertThat(Datums.toText(DataType.DOUBLE, -2.5e-300)).isEqualTo("-2.5e-300");
+    assertThat(Datums.toText(DataType.DOUBLE, 0.1 + 0.2)).isEqualTo("0.30000000000000004");
+    assertThat(Datums.toText(DataType.DOUBLE, -0.0)).isEqualTo("-0");
+    assertThat(Datums.toText(DataType.REAL, 123456f)).isEqualTo("123456");
+    assertThat(Datums.toText(DataType.REAL, 1234567f)).isEqualTo("1.234567e+06");
+    assertThat(Datums.toText(DataType.REAL, 1.5f)).isEqualTo("1.5");
     assertThat(Datums.toText(DataType.INTERVAL, new Interval(14, 3, 3_723_000_000L)))
         .isEqualTo("1 year 2 mons 3 days 01:02:03");
     assertThatThrownBy(() -> Datums.fromText(DataType.DATE, "2024-13-01"))
