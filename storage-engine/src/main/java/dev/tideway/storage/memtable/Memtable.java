@@ -13,40 +13,40 @@ import java.util.List;
  * The writes of one table in the current epoch of one {@link LocalStore}: the last op per key (a
  * put or a tombstone) and the writer's live-row delta. Confined to the writer's thread.
  *
- * <p>Layout, chosen for writes: every state write of every executor lands here, and a sorted tree
- * paid a dozen or more cache-missing key comparisons per write.
+ * <p>Layout, chosen for writes (every state write of every executor lands here, and a sorted tree
+ * paid a dozen or more cache-missing key comparisons per write):
  *
  * <ul>
  *   <li>{@link KeyIndex}: key → latest entry, an open-addressing hash table; answers {@link #get}
- *       and tells which entry of a key is current;
- *   <li>a buffer of the last writes, unsorted, at most {@link #BUFFER_ENTRIES};
- *   <li>{@link Run}s: sorted runs of older writes, oldest first, each with at most one entry per
- *       key. A full buffer is sorted into a new run of level 0 and runs of equal level are merged
- *       into one of the next level, like a binary counter (the newer run's entry wins a key); so a
- *       write takes part in O(log n) sequential merges, and there are O(log n) runs. Each run also
- *       packs its keys into one byte array, so a merge compares contiguous bytes instead of chasing
- *       two objects per comparison.
+ *       and tells which entry of a key is current. A write is one index put and one append;
+ *   <li>a tail: the writes since the last range read, unsorted;
+ *   <li>{@link Run}s, built only for range reads: a range read sorts the tail into a run and merges
+ *       runs of similar size like a binary counter (the newer run's entry wins a key), so
+ *       interleaved writes and range reads cost O(log n) sequential merges per write, and there are
+ *       O(log n) runs. A run packs its keys into one byte array, so merges and searches compare
+ *       contiguous bytes instead of chasing two objects per comparison.
  * </ul>
  *
- * <p>Invariants: every entry in the buffer or a run was written; the index holds exactly one entry
+ * <p>{@link #freeze} hands the index, with its current entries unsorted, to an {@link
+ * ImmutableMemtable}, which sorts them once on first use: usually on the sync thread, off the
+ * writer's barrier path.
+ *
+ * <p>Invariants: every entry in the tail or a run was written; the index holds exactly one entry
  * per written key, the last one; an entry is current iff the index maps its key to it (identity). A
- * range read collects the current entries of every run (by binary search) and of the buffer that
- * fall in the range, and sorts them; {@link #freeze} merges everything into one sorted run.
+ * range read collects the current entries in the range of every run (by binary search) and sorts
+ * them.
  */
 public final class Memtable {
-  /** Per-entry overhead estimate (entry record, array headers, index slot, run slot). */
+  /** Per-entry overhead estimate (entry record, array headers, index slot, tail slot). */
   static final int ENTRY_OVERHEAD = 96;
 
-  /** Writes kept unsorted before they are sorted into a run. */
-  static final int BUFFER_ENTRIES = 512;
-
-  private static final Comparator<Entry> BY_KEY = (a, b) -> Keys.compare(a.key(), b.key());
+  static final Comparator<Entry> BY_KEY = (a, b) -> Keys.compare(a.key(), b.key());
 
   private final int tableId;
   private final KeyIndex index = new KeyIndex();
   private final List<Run> runs = new ArrayList<>();
-  private final Entry[] buffer = new Entry[BUFFER_ENTRIES];
-  private int buffered;
+  private Entry[] tail = new Entry[64];
+  private int tailSize;
   private long bytes;
   private long liveDelta;
 
@@ -67,10 +67,10 @@ public final class Memtable {
             + e.value().length
             + (old == null ? ENTRY_OVERHEAD : -old.value().length - old.key().length);
     this.liveDelta += liveDelta;
-    buffer[buffered++] = e;
-    if (buffered == BUFFER_ENTRIES) {
-      flushBuffer();
+    if (tailSize == tail.length) {
+      tail = Arrays.copyOf(tail, tailSize * 2);
     }
+    tail[tailSize++] = e;
   }
 
   public Entry get(byte[] key) {
@@ -91,6 +91,7 @@ public final class Memtable {
 
   /** The entries in {@code range}, in key order (a snapshot). */
   public List<Entry> range(KeyRange range) {
+    flushTail();
     List<Entry> out = new ArrayList<>();
     for (Run run : runs) {
       int from = range.start() == null ? 0 : run.lowerBound(range.start());
@@ -101,37 +102,23 @@ public final class Memtable {
         }
       }
     }
-    for (int i = 0; i < buffered; i++) {
-      Entry e = buffer[i];
-      if (range.contains(e.key()) && index.get(e.key()) == e) {
-        out.add(e);
-      }
-    }
     out.sort(BY_KEY);
     return out;
   }
 
-  /** Freezes the contents into an immutable, sorted batch. */
+  /** Freezes the contents into an immutable batch, sorted on first use. */
   public ImmutableMemtable freeze(long epoch) {
-    flushBuffer();
-    while (runs.size() > 1) {
-      mergeLastTwo();
-    }
-    List<Entry> all =
-        runs.isEmpty()
-            ? List.of()
-            : Arrays.asList(runs.get(0).entries).subList(0, runs.get(0).size);
-    return new ImmutableMemtable(tableId, epoch, all, liveDelta, bytes);
+    return ImmutableMemtable.unsorted(tableId, epoch, index, liveDelta, bytes);
   }
 
-  /** Sorts the buffer into a new run (the last write of a key wins), then merges runs. */
-  private void flushBuffer() {
-    if (buffered == 0) {
+  /** Sorts the tail into a new run (the last write of a key wins), then merges runs. */
+  private void flushTail() {
+    if (tailSize == 0) {
       return;
     }
-    Entry[] sorted = Arrays.copyOf(buffer, buffered);
-    Arrays.fill(buffer, 0, buffered, null);
-    buffered = 0;
+    Entry[] sorted = Arrays.copyOf(tail, tailSize);
+    tail = new Entry[64];
+    tailSize = 0;
     Arrays.sort(sorted, BY_KEY); // stable: writes of one key stay in write order
     int n = 0;
     int keyBytes = 0;
@@ -149,8 +136,9 @@ public final class Memtable {
       System.arraycopy(k, 0, keys, offsets[i], k.length);
       offsets[i + 1] = offsets[i] + k.length;
     }
-    runs.add(new Run(sorted, keys, offsets, n, 0));
-    while (runs.size() >= 2 && runs.get(runs.size() - 2).level == runs.get(runs.size() - 1).level) {
+    runs.add(new Run(sorted, keys, offsets, n));
+    while (runs.size() >= 2
+        && runs.get(runs.size() - 2).size <= 2 * runs.get(runs.size() - 1).size) {
       mergeLastTwo();
     }
   }
@@ -180,7 +168,7 @@ public final class Memtable {
     for (; j < b.size; j++) {
       n = append(b, j, out, keys, offsets, n);
     }
-    runs.add(new Run(out, keys, offsets, n, Math.max(a.level, b.level) + 1));
+    runs.add(new Run(out, keys, offsets, n));
   }
 
   private static int append(Run from, int k, Entry[] out, byte[] keys, int[] offsets, int n) {
@@ -195,7 +183,7 @@ public final class Memtable {
    * Sorted, one entry per key; the keys are also packed in {@code keys} ({@code entries[i]}'s at
    * {@code [keyOffsets[i], keyOffsets[i + 1])}), so merges and searches compare contiguous bytes.
    */
-  private record Run(Entry[] entries, byte[] keys, int[] keyOffsets, int size, int level) {
+  private record Run(Entry[] entries, byte[] keys, int[] keyOffsets, int size) {
     int compare(int i, Run other, int j) {
       return Arrays.compareUnsigned(
           keys,
@@ -219,80 +207,6 @@ public final class Memtable {
         }
       }
       return lo;
-    }
-  }
-
-  /**
-   * Key bytes → latest entry: open addressing with linear probing, at most half full, no removal (a
-   * delete is a tombstone entry).
-   */
-  private static final class KeyIndex {
-    private Entry[] slots = new Entry[64];
-    private int[] hashes = new int[64];
-    private int size;
-
-    int size() {
-      return size;
-    }
-
-    Entry get(byte[] key) {
-      int h = hash(key);
-      int mask = slots.length - 1;
-      for (int i = h & mask; ; i = (i + 1) & mask) {
-        Entry e = slots[i];
-        if (e == null) {
-          return null;
-        }
-        if (hashes[i] == h && Arrays.equals(e.key(), key)) {
-          return e;
-        }
-      }
-    }
-
-    /** Maps the entry's key to it; returns the entry it replaced, or null. */
-    Entry put(Entry entry) {
-      if (2 * (size + 1) > slots.length) {
-        grow();
-      }
-      int h = hash(entry.key());
-      int mask = slots.length - 1;
-      for (int i = h & mask; ; i = (i + 1) & mask) {
-        Entry e = slots[i];
-        if (e == null) {
-          slots[i] = entry;
-          hashes[i] = h;
-          size++;
-          return null;
-        }
-        if (hashes[i] == h && Arrays.equals(e.key(), entry.key())) {
-          slots[i] = entry;
-          return e;
-        }
-      }
-    }
-
-    private void grow() {
-      Entry[] oldSlots = slots;
-      int[] oldHashes = hashes;
-      slots = new Entry[oldSlots.length * 2];
-      hashes = new int[oldSlots.length * 2];
-      int mask = slots.length - 1;
-      for (int k = 0; k < oldSlots.length; k++) {
-        if (oldSlots[k] != null) {
-          int i = oldHashes[k] & mask;
-          while (slots[i] != null) {
-            i = (i + 1) & mask;
-          }
-          slots[i] = oldSlots[k];
-          hashes[i] = oldHashes[k];
-        }
-      }
-    }
-
-    /** Arrays.hashCode spread by a multiplication, so linear probing sees well-mixed low bits. */
-    private static int hash(byte[] key) {
-      int h = Arrays.hashCode(key) * 0x9E3779B9;
-      return h ^ (h >>> 16);
     }
   }
 }
