@@ -5,7 +5,6 @@ import dev.tideway.storage.api.Keys;
 import dev.tideway.storage.iterator.Entry;
 import dev.tideway.storage.iterator.EntryIterator;
 import dev.tideway.storage.iterator.ListEntryIterator;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -86,9 +85,7 @@ public final class ImmutableMemtable {
   public List<Entry> entries() {
     List<Entry> s = sorted;
     if (s == null) {
-      Entry[] copy = unsorted.clone();
-      Arrays.sort(copy, Memtable.BY_KEY);
-      s = List.of(copy);
+      s = List.of(KeySort.sort(unsorted));
       sorted = s;
     }
     return s;
