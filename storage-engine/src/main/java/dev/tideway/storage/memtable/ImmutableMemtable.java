@@ -8,14 +8,12 @@ import dev.tideway.storage.iterator.ListEntryIterator;
 import java.util.List;
 
 /**
- * A sealed memtable in the shared buffer: one table, one (sub-)epoch, at most one entry per key,
- * and the writers' live-row delta. Immutable in content.
+ * A sealed memtable in the shared buffer: one table, one (sub-)epoch, entries sorted by key with at
+ * most one entry per key, and the writers' live-row delta. Immutable.
  *
- * <p>A frozen {@link Memtable} hands over its entries unsorted with its key index: gets use the
- * index, and the first call that needs key order ({@link #entries}, {@link #iterator}: the sync
- * that writes it to an SST, or a range read) sorts them. The sort is a benign race: every thread
- * that finds no sorted list computes the same one and publishes it through a volatile field, so no
- * lock is taken and no reader ever sees a partial list.
+ * <p>A frozen {@link Memtable} hands over its key index too, so gets need no binary search. The
+ * entries are sorted when the writer freezes the memtable, on the writer's thread: the node's
+ * single sync thread, which writes every sealed memtable to an SST, must not also sort them all.
  */
 public final class ImmutableMemtable {
   private final int tableId;
@@ -23,41 +21,31 @@ public final class ImmutableMemtable {
   private final long liveDelta;
   private final long bytes;
 
-  /** The entries to sort, or null when built sorted. */
-  private final Entry[] unsorted;
-
   /** Gets by key when built from a memtable, else null (binary search). */
   private final KeyIndex index;
 
-  private volatile List<Entry> sorted;
+  private final List<Entry> sorted;
 
   /** A batch of {@code entries} already in key order with at most one entry per key. */
   public ImmutableMemtable(
       int tableId, long epoch, List<Entry> entries, long liveDelta, long bytes) {
-    this(tableId, epoch, null, null, List.copyOf(entries), liveDelta, bytes);
+    this(tableId, epoch, null, List.copyOf(entries), liveDelta, bytes);
   }
 
   private ImmutableMemtable(
-      int tableId,
-      long epoch,
-      Entry[] unsorted,
-      KeyIndex index,
-      List<Entry> sorted,
-      long liveDelta,
-      long bytes) {
+      int tableId, long epoch, KeyIndex index, List<Entry> sorted, long liveDelta, long bytes) {
     this.tableId = tableId;
     this.epoch = epoch;
-    this.unsorted = unsorted;
     this.index = index;
     this.sorted = sorted;
     this.liveDelta = liveDelta;
     this.bytes = bytes;
   }
 
-  /** The current entries of a frozen memtable's {@code index}, sorted later. */
-  static ImmutableMemtable unsorted(
-      int tableId, long epoch, KeyIndex index, long liveDelta, long bytes) {
-    return new ImmutableMemtable(tableId, epoch, index.values(), index, null, liveDelta, bytes);
+  /** The current entries of a frozen memtable's {@code index}, sorted now (see the class doc). */
+  static ImmutableMemtable of(int tableId, long epoch, KeyIndex index, long liveDelta, long bytes) {
+    List<Entry> sorted = List.of(KeySort.sort(index.values()));
+    return new ImmutableMemtable(tableId, epoch, index, sorted, liveDelta, bytes);
   }
 
   public int tableId() {
@@ -76,19 +64,14 @@ public final class ImmutableMemtable {
     return bytes;
   }
 
-  /** The number of entries (no sort needed). */
+  /** The number of entries. */
   public int size() {
-    return unsorted != null ? unsorted.length : sorted.size();
+    return sorted.size();
   }
 
   /** The entries in key order. */
   public List<Entry> entries() {
-    List<Entry> s = sorted;
-    if (s == null) {
-      s = List.of(KeySort.sort(unsorted));
-      sorted = s;
-    }
-    return s;
+    return sorted;
   }
 
   public EntryIterator iterator(KeyRange range) {

@@ -27,9 +27,8 @@ import java.util.List;
  *       contiguous bytes instead of chasing two objects per comparison.
  * </ul>
  *
- * <p>{@link #freeze} hands the index, with its current entries unsorted, to an {@link
- * ImmutableMemtable}, which sorts them once on first use: usually on the sync thread, off the
- * writer's barrier path.
+ * <p>{@link #freeze} sorts the current entries once ({@link KeySort}: packed keys, so the sort
+ * seldom leaves the cache) and hands them with the index to an {@link ImmutableMemtable}.
  *
  * <p>Invariants: every entry in the tail or a run was written; the index holds exactly one entry
  * per written key, the last one; an entry is current iff the index maps its key to it (identity). A
@@ -106,9 +105,9 @@ public final class Memtable {
     return out;
   }
 
-  /** Freezes the contents into an immutable batch, sorted on first use. */
+  /** Freezes the contents into an immutable, sorted batch. */
   public ImmutableMemtable freeze(long epoch) {
-    return ImmutableMemtable.unsorted(tableId, epoch, index, liveDelta, bytes);
+    return ImmutableMemtable.of(tableId, epoch, index, liveDelta, bytes);
   }
 
   /** Sorts the tail into a new run (the last write of a key wins), then merges runs. */
