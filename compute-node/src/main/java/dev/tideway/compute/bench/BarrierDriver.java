@@ -42,7 +42,11 @@ final class BarrierDriver implements ActorReporter {
   private record Exited(int actorId) implements Report {}
 
   /** Outcome of a run: wall time from the first injection to the stop epoch's commit. */
-  record Result(long elapsedNanos, List<Long> barrierLatencyNanos, long lastCommittedEpoch) {}
+  record Result(
+      long elapsedNanos,
+      List<Long> barrierLatencyNanos,
+      List<Long> collectLatencyNanos,
+      long lastCommittedEpoch) {}
 
   /** Longest the loop waits for a report before checking the sources and the schedule again. */
   private static final long POLL_NANOS = 2_000_000L;
@@ -59,6 +63,12 @@ final class BarrierDriver implements ActorReporter {
   private final Map<Long, Integer> collectedBy = new HashMap<>();
   private final Map<Long, Barrier> barriers = new HashMap<>();
   private final List<Long> latencies = new ArrayList<>();
+
+  /**
+   * Per committed checkpoint: injection to the last actor's collect (the rest is sync + commit).
+   */
+  private final List<Long> collectLatencies = new ArrayList<>();
+
   private long lastEpoch;
   private long stopEpoch = -1;
   private boolean stopCommitted;
@@ -117,7 +127,11 @@ final class BarrierDriver implements ActorReporter {
         next += intervalNanos;
       }
     }
-    return new Result(clock.nanoTime() - start, List.copyOf(latencies), lastCommitted);
+    return new Result(
+        clock.nanoTime() - start,
+        List.copyOf(latencies),
+        List.copyOf(collectLatencies),
+        lastCommitted);
   }
 
   private void inject(BarrierKind kind, Mutation mutation) {
@@ -146,6 +160,7 @@ final class BarrierDriver implements ActorReporter {
     collectedBy.remove(epoch);
     Barrier b = barriers.remove(epoch);
     if (b.kind() != BarrierKind.INITIAL) {
+      collectLatencies.add(clock.nanoTime() - injectedAt.get(epoch));
       SyncResult s = store.sync(b.prev()).get();
       store.commitEpoch(b.prev(), s.ssts(), s.statsDelta());
       lastCommitted = b.prev();

@@ -229,6 +229,11 @@ public final class NexmarkBenchmark implements Benchmark {
         "barrier_latencies_ms=%s%n",
         e.driver().barrierLatencyNanos().stream().map(n -> Long.toString(n / 1_000_000)).toList());
     out.printf("barrier_p50_ms=%.1f%nbarrier_p99_ms=%.1f%n", p50, p99);
+    List<Long> collect = new ArrayList<>(e.driver().collectLatencyNanos());
+    Collections.sort(collect);
+    out.printf(
+        "barrier_collect_p50_ms=%.1f%nbarrier_collect_p99_ms=%.1f%n",
+        percentileMs(collect, 0.50), percentileMs(collect, 0.99));
     out.printf("raw_elapsed_s=%.3f%n", raw.elapsedNanos() / 1e9);
     out.printf("raw_events_per_s=%.0f%n", rawEps);
     out.printf("raw_output_rows=%d%n", raw.outputRows());

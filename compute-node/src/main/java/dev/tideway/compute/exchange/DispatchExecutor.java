@@ -101,6 +101,9 @@ public final class DispatchExecutor implements Executor {
       onBarrier(b);
       return m;
     }
+    if (m instanceof Message.Chunk c && c.chunk().cardinality() == 0) {
+      return m; // nothing visible (an executor's yield, or every row filtered): send nothing
+    }
     for (int i = 0; i < dispatchers.size(); i++) {
       dispatchers.get(i).dispatch(m);
     }

@@ -7,6 +7,7 @@ import dev.tideway.barrier.message.BarrierKind;
 import dev.tideway.barrier.message.Message;
 import dev.tideway.barrier.message.Watermark;
 import dev.tideway.common.check.Checks;
+import dev.tideway.common.chunk.LongVector;
 import dev.tideway.common.chunk.Op;
 import dev.tideway.common.chunk.StreamChunk;
 import dev.tideway.common.chunk.StreamChunkBuilder;
@@ -106,10 +107,25 @@ public final class HashAggExecutor implements Executor {
   /** Recently used groups, least recent first. */
   private final LinkedHashMap<Row, AggGroup> cache = new LinkedHashMap<>(16, 0.75f, true);
 
+  /**
+   * The cached groups found by raw key values in this epoch: a cache of {@link #cache} lookups,
+   * cleared at every barrier (where groups leave the cache), so it never names an evicted group.
+   */
+  private final RawKeyIndex<AggGroup> rawGroups;
+
   /** Groups changed in the current epoch, in first-change order (flushed on the barrier). */
   private final List<AggGroup> dirty = new ArrayList<>();
 
   private boolean started;
+
+  /** Whether some MIN/MAX call keeps value multiplicities in cached groups (see {@link #evict}). */
+  private boolean hasValueCaches;
+
+  /** Whether some call is a SUM or AVG (groups then count non-NULL inputs per call). */
+  private final boolean hasSumLike;
+
+  /** Whether some MIN/MAX call has a call table (groups then track stale extremes). */
+  private final boolean hasCallTables;
 
   /** The empty chunk returned after each input chunk (see the class comment). */
   private final StreamChunk yieldChunk;
@@ -154,6 +170,7 @@ public final class HashAggExecutor implements Executor {
     this.filterBits = filterBits;
     Schema in = input.schema();
     this.groupKeys = plan.groupKeys().stream().mapToInt(Integer::intValue).toArray();
+    this.rawGroups = new RawKeyIndex<>(groupKeys.length);
     this.keyMemos = new ValueMemo[groupKeys.length];
     for (int k = 0; k < groupKeys.length; k++) {
       keyMemos[k] = new ValueMemo();
@@ -183,6 +200,8 @@ public final class HashAggExecutor implements Executor {
         callTables[i] = openCallTable(store, t.tableId(), keyTypes, c.kind(), argTypes[i]);
       }
     }
+    this.hasSumLike = calls.stream().anyMatch(c -> AggCalls.isSumLike(c.kind()));
+    this.hasCallTables = java.util.Arrays.stream(callTables).anyMatch(t -> t != null);
     this.schema = new Schema(out);
     this.yieldChunk = new StreamChunkBuilder(schema.types(), 1).build();
     int[] keyPos = range(groupKeys.length);
@@ -280,18 +299,38 @@ public final class HashAggExecutor implements Executor {
     }
   }
 
-  /** Reads only the group key and argument columns of each row (keys through {@link #keyMemos}). */
+  /**
+   * Reads only the group key and argument columns of each row. A row whose group keys are all
+   * long-backed finds its group through {@link #rawGroups} by the raw values; otherwise (and on a
+   * miss there) the key is built as a {@link Row} (values through {@link #keyMemos}).
+   */
   private void apply(StreamChunk chunk) {
+    LongVector[] raw = groupKeys.length == 0 ? null : RawKeyIndex.longColumns(chunk, groupKeys);
     for (int i = 0; i < chunk.size(); i++) {
       if (!chunk.isVisible(i)) {
         continue;
       }
-      Object[] key = new Object[groupKeys.length];
-      for (int k = 0; k < key.length; k++) {
-        key[k] = keyMemos[k].get(chunk.column(groupKeys[k]), i);
+      AggGroup g = null;
+      int h = 0;
+      boolean indexed = raw != null && !RawKeyIndex.anyNull(raw, i);
+      if (indexed) {
+        h = RawKeyIndex.hash(raw, i);
+        g = rawGroups.get(raw, i, h);
+      }
+      if (g == null) {
+        Object[] key = new Object[groupKeys.length];
+        for (int k = 0; k < key.length; k++) {
+          key[k] = keyMemos[k].get(chunk.column(groupKeys[k]), i);
+        }
+        g = group(Row.wrap(key));
+        if (indexed) {
+          rawGroups.put(raw, i, h, g);
+        }
+      } else if (!g.dirty) {
+        g.dirty = true;
+        dirty.add(g);
       }
       int sign = chunk.op(i).sign();
-      AggGroup g = group(Row.wrap(key));
       g.rowCount += sign;
       Checks.checkState(
           g.rowCount >= 0, "%s: group %s has %s rows after a delete", info, g.key, g.rowCount);
@@ -423,7 +462,7 @@ public final class HashAggExecutor implements Executor {
   }
 
   private AggGroup load(Row key) {
-    AggGroup g = new AggGroup(key, calls.size());
+    AggGroup g = new AggGroup(key, calls.size(), hasSumLike, hasCallTables);
     Row state = groupFilter == null || groupFilter.mayContain(key) ? intermediate.get(key) : null;
     if (state == null) {
       for (int c = 0; c < calls.size(); c++) {
@@ -440,7 +479,7 @@ public final class HashAggExecutor implements Executor {
         g.nonNull[c] = (Long) state.get(p++);
       }
     }
-    g.persisted = state;
+    g.stored = true;
     g.emitted = g.rowCount > 0 || groupKeys.length == 0 ? output(g) : null;
     return g;
   }
@@ -490,11 +529,12 @@ public final class HashAggExecutor implements Executor {
       commitTables(b);
     }
     evict();
+    rawGroups.clear();
     return out.size() == 0 ? null : out.build();
   }
 
   private void flush(AggGroup g, StreamChunkBuilder out) {
-    for (int c = 0; c < calls.size(); c++) {
+    for (int c = 0; g.stale != null && c < calls.size(); c++) {
       if (g.stale[c]) {
         g.acc[c] = firstValue(c, g.key);
         g.stale[c] = false;
@@ -513,24 +553,25 @@ public final class HashAggExecutor implements Executor {
     g.emitted = now;
     Row state = stateRow(g);
     if (!exists) {
-      if (g.persisted != null) {
-        intermediate.delete(g.persisted);
+      if (g.stored) {
+        intermediate.delete(state); // only its pk is read
       }
-      g.persisted = null;
+      g.stored = false;
       cache.remove(g.key);
-    } else if (g.persisted != null) {
-      intermediate.update(g.persisted, state);
-      g.persisted = state;
+    } else if (g.stored) {
+      intermediate.update(state, state); // same pk: the old row is not read
     } else {
       intermediate.insert(state);
       if (groupFilter != null) {
         groupFilter.add(g.key);
       }
-      g.persisted = state;
+      g.stored = true;
     }
-    for (int c = 0; c < calls.size(); c++) {
-      if (g.valueCounts[c] != null) {
-        g.valueCounts[c].values().removeIf(n -> n[0] == 0);
+    if (g.valueCounts != null) {
+      for (HashMap<Object, long[]> counts : g.valueCounts) {
+        if (counts != null) {
+          counts.values().removeIf(n -> n[0] == 0);
+        }
       }
     }
   }
@@ -545,6 +586,7 @@ public final class HashAggExecutor implements Executor {
   /** Initialises the tables; drops every cached group and rebuilds the key filters from them. */
   private void initTables(long epoch) {
     cache.clear();
+    rawGroups.clear();
     dirty.clear();
     intermediate.init(epoch);
     List<DataType> keyTypes = intermediateKeyTypes();
@@ -556,6 +598,7 @@ public final class HashAggExecutor implements Executor {
         pkTypes.add(argTypes[c]);
         valueFilters[c] =
             KeyFilter.exact(pkTypes) ? filterOf(callTables[c], groupKeys.length + 1) : null;
+        hasValueCaches |= valueFilters[c] != null;
       }
     }
   }
@@ -590,6 +633,9 @@ public final class HashAggExecutor implements Executor {
     while (cache.size() > cacheCapacity && it.hasNext()) {
       it.next();
       it.remove();
+    }
+    if (!hasValueCaches) {
+      return;
     }
     long values = 0;
     for (AggGroup g : cache.values()) {

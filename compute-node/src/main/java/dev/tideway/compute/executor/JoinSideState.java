@@ -26,8 +26,9 @@ import java.util.Map;
  * then enters the cache whole: its only row is the one just written). A second filter over whole
  * rows makes the write of a row never written before blind even when its key is known but not
  * cached (q7's bids under a repeated price); reads from committed state (SSTs) are far costlier
- * than a filter probe. A write of an uncached key the filter may hold loads the key (one prefix
- * scan), so later writes to it are free too.
+ * than a filter probe. A write of a row the row filter may hold, under an uncached key, reads that
+ * one row (a point get through the stores' hash indexes and SST bloom filters), never the whole
+ * key: a hot key holds thousands of rows, and only probes need them all.
  *
  * <p>Rows of a side with a DECIMAL or float column are neither cached nor filtered (Java equality
  * differs from key equality there, see {@link KeyFilter#exact}): every probe scans, every write
@@ -137,9 +138,6 @@ final class JoinSideState {
   boolean apply(Row key, Row row, int sign) {
     LinkedHashMap<Row, long[]> e = cache.get(key);
     boolean unseenRow = e == null && rowFilter != null && !rowFilter.mayContain(row);
-    if (e == null && filter != null && filter.mayContain(key) && !unseenRow) {
-      e = load(key); // a row this side may hold (or a false positive): cache its key
-    }
     long old;
     if (e != null) {
       long[] c = e.get(row);
@@ -152,6 +150,8 @@ final class JoinSideState {
     } else if (unseenRow) {
       old = 0; // the key holds other rows, but never this one: a blind write, key left uncached
     } else {
+      // a row this side may hold (or a filter false positive): one point read, not a load of
+      // every row under the key (a hot key holds thousands)
       Row stored = table.get(table.pkOf(row.concat(Row.of(0L))));
       old = stored == null ? 0 : (Long) stored.get(width);
     }

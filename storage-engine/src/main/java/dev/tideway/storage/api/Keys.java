@@ -25,7 +25,9 @@ public final class Keys {
 
   /** {@code table_id | vnode | pk}. */
   public static byte[] key(int tableId, int vnode, byte[] pk) {
-    Checks.checkArgument(vnode >= 0 && vnode <= 0xFFFF, "vnode %s out of [0, 65535]", vnode);
+    if (vnode < 0 || vnode > 0xFFFF) {
+      Checks.checkArgument(false, "vnode %s out of [0, 65535]", vnode); // boxes only on failure
+    }
     byte[] k = new byte[PREFIX_LEN + pk.length];
     writeInt(k, 0, tableId);
     k[4] = (byte) (vnode >>> 8);
@@ -47,7 +49,9 @@ public final class Keys {
   }
 
   public static int tableId(byte[] key) {
-    Checks.checkArgument(key.length >= 4, "key of %s bytes has no table id", key.length);
+    if (key.length < 4) {
+      Checks.checkArgument(false, "key of %s bytes has no table id", key.length);
+    }
     return ((key[0] & 0xFF) << 24)
         | ((key[1] & 0xFF) << 16)
         | ((key[2] & 0xFF) << 8)
@@ -55,7 +59,9 @@ public final class Keys {
   }
 
   public static int vnode(byte[] key) {
-    Checks.checkArgument(key.length >= PREFIX_LEN, "key of %s bytes has no vnode", key.length);
+    if (key.length < PREFIX_LEN) {
+      Checks.checkArgument(false, "key of %s bytes has no vnode", key.length);
+    }
     return ((key[4] & 0xFF) << 8) | (key[5] & 0xFF);
   }
 

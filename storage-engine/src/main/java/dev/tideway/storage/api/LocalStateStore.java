@@ -25,6 +25,7 @@ public interface LocalStateStore extends AutoCloseable {
   /** Deletes a row; {@code oldValue} may be null when unknown. */
   void delete(byte[] key, byte[] oldValue);
 
+  /** Replaces a row's value; {@code oldValue} may be null when unknown. */
   void update(byte[] key, byte[] oldValue, byte[] newValue);
 
   /** The current value of {@code key} as this writer sees it, or null. */

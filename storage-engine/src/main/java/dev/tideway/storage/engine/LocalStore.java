@@ -54,12 +54,13 @@ final class LocalStore implements LocalStateStore {
       throw new StorageException(
           StorageException.Reason.CLOSED, "local store of table " + tableId + " is closed");
     }
-    Checks.checkState(epoch >= 0, "table %s: write before init", tableId);
-    Checks.checkArgument(
-        key.length >= Keys.PREFIX_LEN && Keys.tableId(key) == tableId,
-        "key %s is not a key of table %s",
-        Keys.hex(key),
-        tableId);
+    if (epoch < 0) {
+      Checks.checkState(false, "table %s: write before init", tableId);
+    }
+    if (key.length < Keys.PREFIX_LEN || Keys.tableId(key) != tableId) {
+      // behind an if: the message hex-formats the key, far too costly for every write
+      Checks.checkArgument(false, "key %s is not a key of table %s", Keys.hex(key), tableId);
+    }
   }
 
   @Override

@@ -13,8 +13,7 @@ import java.util.PriorityQueue;
  * once. Confined to one thread.
  */
 public final class MergeIterator implements EntryIterator {
-  private final PriorityQueue<EntryIterator> heap =
-      new PriorityQueue<>((a, b) -> Entry.compare(a.key(), a.epoch(), b.key(), b.epoch()));
+  private final PriorityQueue<EntryIterator> heap = new PriorityQueue<>(MergeIterator::compare);
   private final List<EntryIterator> pending;
   private final List<EntryIterator> all;
   private EntryIterator top;
@@ -45,9 +44,16 @@ public final class MergeIterator implements EntryIterator {
     }
     while (true) {
       if (top != null && top.next()) {
-        heap.add(top);
+        // keep pulling the same source while it stays first: one comparison instead of a heap
+        // push and pop (sources of different tables, or of disjoint key ranges, never interleave)
+        EntryIterator head = heap.peek();
+        if (head != null && compare(head, top) < 0) {
+          heap.add(top);
+          top = heap.poll();
+        }
+      } else {
+        top = heap.poll();
       }
-      top = heap.poll();
       if (top == null) {
         return false;
       }
@@ -62,6 +68,10 @@ public final class MergeIterator implements EntryIterator {
       value = top.value();
       return true;
     }
+  }
+
+  private static int compare(EntryIterator a, EntryIterator b) {
+    return Entry.compare(a.key(), a.epoch(), b.key(), b.epoch());
   }
 
   /** One source: no heap and no duplicates to skip. */

@@ -10,30 +10,92 @@ import java.util.List;
 /**
  * A sealed memtable in the shared buffer: one table, one (sub-)epoch, entries sorted by key with at
  * most one entry per key, and the writers' live-row delta. Immutable.
+ *
+ * <p>A frozen {@link Memtable} hands over its key index too, so gets need no binary search. The
+ * entries are sorted when the writer freezes the memtable, on the writer's thread: the node's
+ * single sync thread, which writes every sealed memtable to an SST, must not also sort them all.
  */
-public record ImmutableMemtable(
-    int tableId, long epoch, List<Entry> entries, long liveDelta, long bytes) {
-  public ImmutableMemtable {
-    entries = List.copyOf(entries);
+public final class ImmutableMemtable {
+  private final int tableId;
+  private final long epoch;
+  private final long liveDelta;
+  private final long bytes;
+
+  /** Gets by key when built from a memtable, else null (binary search). */
+  private final KeyIndex index;
+
+  private final List<Entry> sorted;
+
+  /** A batch of {@code entries} already in key order with at most one entry per key. */
+  public ImmutableMemtable(
+      int tableId, long epoch, List<Entry> entries, long liveDelta, long bytes) {
+    this(tableId, epoch, null, List.copyOf(entries), liveDelta, bytes);
+  }
+
+  private ImmutableMemtable(
+      int tableId, long epoch, KeyIndex index, List<Entry> sorted, long liveDelta, long bytes) {
+    this.tableId = tableId;
+    this.epoch = epoch;
+    this.index = index;
+    this.sorted = sorted;
+    this.liveDelta = liveDelta;
+    this.bytes = bytes;
+  }
+
+  /** The current entries of a frozen memtable's {@code index}, sorted now (see the class doc). */
+  static ImmutableMemtable of(int tableId, long epoch, KeyIndex index, long liveDelta, long bytes) {
+    List<Entry> sorted = List.of(KeySort.sort(index.values()));
+    return new ImmutableMemtable(tableId, epoch, index, sorted, liveDelta, bytes);
+  }
+
+  public int tableId() {
+    return tableId;
+  }
+
+  public long epoch() {
+    return epoch;
+  }
+
+  public long liveDelta() {
+    return liveDelta;
+  }
+
+  public long bytes() {
+    return bytes;
+  }
+
+  /** The number of entries. */
+  public int size() {
+    return sorted.size();
+  }
+
+  /** The entries in key order. */
+  public List<Entry> entries() {
+    return sorted;
   }
 
   public EntryIterator iterator(KeyRange range) {
+    List<Entry> entries = entries();
     if (range.start() == null && range.end() == null) {
       return new ListEntryIterator(entries);
     }
-    int from = range.start() == null ? 0 : lowerBound(range.start());
-    int to = range.end() == null ? entries.size() : lowerBound(range.end());
+    int from = range.start() == null ? 0 : lowerBound(entries, range.start());
+    int to = range.end() == null ? entries.size() : lowerBound(entries, range.end());
     return new ListEntryIterator(entries.subList(from, Math.max(from, to)));
   }
 
   public Entry get(byte[] key) {
-    int i = lowerBound(key);
+    if (index != null) {
+      return index.get(key);
+    }
+    List<Entry> entries = entries();
+    int i = lowerBound(entries, key);
     return i < entries.size() && Keys.compare(entries.get(i).key(), key) == 0
         ? entries.get(i)
         : null;
   }
 
-  private int lowerBound(byte[] key) {
+  private static int lowerBound(List<Entry> entries, byte[] key) {
     int lo = 0;
     int hi = entries.size();
     while (lo < hi) {

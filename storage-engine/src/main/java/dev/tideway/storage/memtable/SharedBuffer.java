@@ -182,7 +182,7 @@ public final class SharedBuffer {
     for (ImmutableMemtable m : mems) {
       sources.add(m.iterator(KeyRange.ALL));
       TableStats.addInto(live, m.tableId(), new TableStats(0, 0, 0, m.liveDelta()));
-      rows += m.entries().size();
+      rows += m.size();
     }
     List<SstInfo> ssts = rows == 0 ? List.of() : output.write(new MergeIterator(sources), rows);
     Checks.checkState(ssts.size() <= 1, "sealed data split into %s SSTs", ssts.size());

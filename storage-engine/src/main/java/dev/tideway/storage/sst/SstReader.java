@@ -343,10 +343,25 @@ public final class SstReader implements AutoCloseable {
     return b.hasArray() ? b.arrayOffset() + b.position() : 0;
   }
 
-  /** Iterates the entries of {@code range} in storage order. */
+  /**
+   * Iterates the entries of {@code range} in storage order. A range within a few pages (a prefix:
+   * the executors' state reads) goes page by page through the block cache, so it decodes only the
+   * pages it touches, and only once while they stay cached; a wider one (a table or whole-file
+   * scan: compaction, recovery, batch reads) streams row groups past the cache, and a whole-file
+   * scan verifies the rows checksum.
+   */
   public EntryIterator iterator(KeyRange range) {
-    return new Scan(range);
+    if (range.start() == null || range.end() == null) {
+      return new Scan(range);
+    }
+    int first = firstPageWithMaxAtLeast(range.start());
+    int last = firstPageWithMaxAtLeast(range.end());
+    boolean narrow = first < 0 || (last >= 0 && last - first < BLOCK_SCAN_MAX_PAGES);
+    return narrow ? new BlockScan(range) : new Scan(range);
   }
+
+  /** Ranges spanning fewer pages than this are scanned through the block cache. */
+  static final int BLOCK_SCAN_MAX_PAGES = 8;
 
   @Override
   public void close() throws IOException {
@@ -477,6 +492,89 @@ public final class SstReader implements AutoCloseable {
       done = true;
       if (full && (rowsSeen != info.rowCount() || crc.getValue() != rowsCrc)) {
         throw corrupted("row checksum mismatch after a full scan of " + rowsSeen + " rows", null);
+      }
+    }
+
+    @Override
+    public byte[] key() {
+      return key;
+    }
+
+    @Override
+    public long epoch() {
+      return epoch;
+    }
+
+    @Override
+    public boolean isDelete() {
+      return delete;
+    }
+
+    @Override
+    public byte[] value() {
+      return value;
+    }
+  }
+
+  /** A bounded range scan over cached 256-row blocks (see {@link #iterator}). */
+  private final class BlockScan implements EntryIterator {
+    private final KeyRange range;
+    private int page;
+    private Block block;
+    private int row;
+    private boolean done;
+    private byte[] key;
+    private long epoch;
+    private boolean delete;
+    private byte[] value;
+
+    BlockScan(KeyRange range) {
+      this.range = range;
+      if (!range.overlaps(info.minKey(), info.maxKey())) {
+        done = true;
+      } else {
+        int p = range.start() == null ? 0 : firstPageWithMaxAtLeast(range.start());
+        page = p < 0 ? pageMax.length : p;
+      }
+    }
+
+    /** Loads the next block; false past the last page or past the range's end. */
+    private boolean openNext() throws IOException {
+      if (page >= pageMax.length
+          || (page > 0 && range.end() != null && range.isAfter(pageMax[page - 1]))) {
+        return false;
+      }
+      block = block(page);
+      row = range.start() == null ? 0 : block.lowerBound(range.start());
+      page++;
+      return true;
+    }
+
+    @Override
+    public boolean next() throws IOException {
+      if (done) {
+        return false;
+      }
+      try {
+        while (block == null || row >= block.size()) {
+          if (!openNext()) {
+            done = true;
+            return false;
+          }
+        }
+        if (range.end() != null && block.compareKey(row, range.end()) >= 0) {
+          done = true;
+          return false;
+        }
+        key = block.key(row);
+        epoch = block.epoch(row);
+        delete = block.isDelete(row);
+        value = block.value(row);
+        row++;
+        return true;
+      } catch (IOException | RuntimeException e) {
+        done = true;
+        throw rethrow(e);
       }
     }
 

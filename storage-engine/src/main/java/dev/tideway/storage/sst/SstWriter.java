@@ -87,10 +87,13 @@ public final class SstWriter implements AutoCloseable {
   }
 
   public void add(byte[] key, long epoch, boolean delete, byte[] value) {
-    Checks.checkState(!finished, "SST %s already finished", id);
-    if (support.rows > 0) {
+    if (finished) {
+      Checks.checkState(false, "SST %s already finished", id);
+    }
+    if (support.rows > 0 && Entry.compare(support.lastKey, support.lastEpoch, key, epoch) >= 0) {
+      // behind an if: the message hex-formats both keys
       Checks.checkState(
-          Entry.compare(support.lastKey, support.lastEpoch, key, epoch) < 0,
+          false,
           "SST %s: entry %s@%s not after %s@%s",
           id,
           Keys.hex(key),

@@ -63,8 +63,9 @@ public final class StateTable implements AutoCloseable {
     local.insert(keyOf(pkOf(row)), codecs.value().encode(row));
   }
 
+  /** Deletes the row with {@code row}'s pk (only the pk is read). */
   public void delete(Row row) {
-    local.delete(keyOf(pkOf(row)), codecs.value().encode(row));
+    local.delete(keyOf(pkOf(row)), null); // the store keeps no old values: nothing to encode
   }
 
   /** Replaces {@code oldRow} by {@code newRow}; a changed pk is a delete plus an insert. */
@@ -76,7 +77,7 @@ public final class StateTable implements AutoCloseable {
       insert(newRow);
       return;
     }
-    local.update(keyOf(newPk), codecs.value().encode(oldRow), codecs.value().encode(newRow));
+    local.update(keyOf(newPk), null, codecs.value().encode(newRow)); // old value: as in delete
   }
 
   /** The row with this pk, or null. */
