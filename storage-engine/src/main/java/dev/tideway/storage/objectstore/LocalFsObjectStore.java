@@ -6,6 +6,8 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedByInterruptException;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -68,7 +70,7 @@ public final class LocalFsObjectStore implements ObjectStore {
   @Override
   public RandomAccessObject open(String path) throws IOException {
     try {
-      return new LocalObject(path, FileChannel.open(resolve(path), StandardOpenOption.READ));
+      return new LocalObject(path, resolve(path));
     } catch (NoSuchFileException e) {
       throw new FileNotFoundException("object " + path + " not found in " + describe());
     }
@@ -192,26 +194,87 @@ public final class LocalFsObjectStore implements ObjectStore {
     }
   }
 
-  private record LocalObject(String path, FileChannel ch) implements RandomAccessObject {
-    @Override
-    public long length() throws IOException {
-      return ch.size();
+  /**
+   * A file opened for positional reads, shared by every thread reading that SST. A {@link
+   * FileChannel} is interruptible: a thread interrupted while it reads (an actor dropped by a
+   * recovery) closes the channel for every reader. So a read that finds the channel closed by
+   * someone else reopens it and retries; the interrupted thread itself still gets its {@link
+   * ClosedByInterruptException}. Thread-safe.
+   */
+  private static final class LocalObject implements RandomAccessObject {
+    private static final int MAX_REOPENS = 3;
+
+    private final String path;
+    private final Path file;
+    private volatile FileChannel ch;
+    private volatile boolean closed;
+
+    LocalObject(String path, Path file) throws IOException {
+      this.path = path;
+      this.file = file;
+      this.ch = FileChannel.open(file, StandardOpenOption.READ);
     }
 
     @Override
-    public void readFully(long position, ByteBuffer dst) throws IOException {
-      long p = position;
-      while (dst.hasRemaining()) {
-        int n = ch.read(dst, p);
-        if (n < 0) {
-          throw new EOFException("read past the end of " + path + " at " + p);
+    public String path() {
+      return path;
+    }
+
+    @Override
+    public long length() throws IOException {
+      for (int attempt = 0; ; attempt++) {
+        FileChannel c = ch;
+        try {
+          return c.size();
+        } catch (ClosedByInterruptException e) {
+          reopenAfter(c);
+          throw e;
+        } catch (ClosedChannelException e) {
+          if (closed || attempt >= MAX_REOPENS) {
+            throw e;
+          }
+          reopenAfter(c);
         }
-        p += n;
       }
     }
 
     @Override
-    public void close() throws IOException {
+    public void readFully(long position, ByteBuffer dst) throws IOException {
+      int start = dst.position();
+      for (int attempt = 0; ; attempt++) {
+        FileChannel c = ch;
+        try {
+          long p = position + (dst.position() - start);
+          while (dst.hasRemaining()) {
+            int n = c.read(dst, p);
+            if (n < 0) {
+              throw new EOFException("read past the end of " + path + " at " + p);
+            }
+            p += n;
+          }
+          return;
+        } catch (ClosedByInterruptException e) {
+          reopenAfter(c);
+          throw e;
+        } catch (ClosedChannelException e) {
+          if (closed || attempt >= MAX_REOPENS) {
+            throw e;
+          }
+          reopenAfter(c);
+        }
+      }
+    }
+
+    /** Replaces {@code broken} with a fresh channel unless another thread did, or we closed. */
+    private synchronized void reopenAfter(FileChannel broken) throws IOException {
+      if (!closed && ch == broken) {
+        ch = FileChannel.open(file, StandardOpenOption.READ);
+      }
+    }
+
+    @Override
+    public synchronized void close() throws IOException {
+      closed = true;
       ch.close();
     }
   }

@@ -1,0 +1,61 @@
+package dev.tideway.storage.objectstore;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedByInterruptException;
+import java.nio.channels.ClosedChannelException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LocalFsObjectStoreTest {
+  @TempDir Path dir;
+
+  /**
+   * A recovery interrupts the actor threads it drops; one interrupted in the middle of an SST read
+   * closes that file's channel. Every other reader of the SST must go on reading, or each rebuilt
+   * actor fails on the same file and recovery never ends.
+   */
+  @Test
+  void aReaderInterruptedMidReadDoesNotBreakTheFileForOtherReaders() throws Exception {
+    LocalFsObjectStore store = new LocalFsObjectStore(dir);
+    store.put("sst/1.parquet", "0123456789".getBytes(StandardCharsets.UTF_8));
+    try (RandomAccessObject o = store.open("sst/1.parquet")) {
+      AtomicReference<Throwable> seen = new AtomicReference<>();
+      Thread interrupted =
+          new Thread(
+              () -> {
+                Thread.currentThread().interrupt();
+                try {
+                  o.readFully(0, ByteBuffer.allocate(4));
+                } catch (Throwable t) {
+                  seen.set(t);
+                }
+              });
+      interrupted.start();
+      interrupted.join();
+      assertThat(seen.get())
+          .as("the interrupted reader learns it")
+          .isInstanceOf(ClosedByInterruptException.class);
+
+      ByteBuffer b = ByteBuffer.allocate(4);
+      o.readFully(3, b);
+      assertThat(new String(b.array(), StandardCharsets.UTF_8)).isEqualTo("3456");
+      assertThat(o.length()).isEqualTo(10);
+    }
+  }
+
+  @Test
+  void aClosedObjectStaysClosed() throws Exception {
+    LocalFsObjectStore store = new LocalFsObjectStore(dir);
+    store.put("a", new byte[] {1, 2, 3});
+    RandomAccessObject o = store.open("a");
+    o.close();
+    assertThatThrownBy(() -> o.readFully(0, ByteBuffer.allocate(1)))
+        .isInstanceOf(ClosedChannelException.class);
+  }
+}
