@@ -175,7 +175,14 @@ public final class MetaServer implements MetaView, AutoCloseable {
    *     dev.tideway.meta.catalog.NotLeaderException} when this process does not lead
    */
   public CompletableFuture<DdlReply> setBackfillRateLimit(int jobId, long rowsPerSecond) {
-    return ddl.submit(new DdlCommand.SetBackfillRateLimit(jobId, rowsPerSecond))
+    DdlCommand.SetBackfillRateLimit cmd;
+    try {
+      cmd = new DdlCommand.SetBackfillRateLimit(jobId, rowsPerSecond);
+    } catch (IllegalArgumentException e) {
+      return CompletableFuture.completedFuture(
+          new DdlReply.Rejected(DdlReply.Rejected.Reason.INVALID, e.getMessage()));
+    }
+    return ddl.submit(cmd)
         .thenCompose(
             reply -> {
               if (!(reply instanceof DdlReply.BackfillRateLimitSet set)) {
