@@ -739,7 +739,6 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
       return;
     }
     committedEpoch = c.committedEpoch();
-    throttles.committed(c.commandIds(), c.epoch().curr());
     recoveryStreak = 0;
     nextRecoveryAtMs = 0;
     log.committed(c.epoch().curr(), deps.clock().currentTimeMillis());
@@ -764,6 +763,8 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
     u.jobs().forEach(p -> next.put(p.jobId(), p));
     latest = Map.copyOf(next);
     deps.progressListener().accept(u);
+    // after the progress is published: a caller sees the figures of the commit that answered it
+    throttles.committed(c.commandIds(), c.epoch().curr());
   }
 
   @Override
