@@ -23,8 +23,9 @@ import java.util.TreeMap;
  * g INT, v VARCHAR)}, read through a key-ordered {@link BatchReader} (so a point lookup touches one
  * row, as over real storage). After a warm-up, times repeated executions of one prepared statement
  * per query kind: a point lookup with a bound parameter, a pk range, a filter on a non-key column,
- * a pk filter the range does not imply ({@code k + 1 = ?}), and a query reading no storage; prints
- * the median and p99 in µs of each.
+ * an unfiltered count (what reading every row costs, for comparison with the non-key filter), a pk
+ * filter the range does not imply ({@code k + 1 = ?}), and a query reading no storage; prints the
+ * median and p99 in µs of each.
  *
  * <p>Single-threaded; the figures are wall-clock time of {@link PgSession#execute}.
  */
@@ -71,6 +72,7 @@ public final class BatchSelectBenchmark implements Benchmark {
                 i -> List.of(i * 7919 % rows, i * 7919 % rows + 100)),
             new Kind(
                 "nonkey", "SELECT count(*) FROM t WHERE g = $1", i -> List.of((int) (i % 1000))),
+            new Kind("fullscan", "SELECT count(*) FROM t", i -> List.of()),
             new Kind("pkexpr", "SELECT v FROM t WHERE k + 1 = $1", i -> List.of(i * 7919 % rows)),
             new Kind("nostorage", "SELECT CAST($1 AS INT) + 1", i -> List.of((int) i)));
     StringBuilder summary = new StringBuilder("summary");
