@@ -8,6 +8,8 @@ import dev.tideway.meta.barrier.GlobalBarrierManager;
 import dev.tideway.meta.catalog.CatalogCore;
 import dev.tideway.meta.catalog.CatalogLoader;
 import dev.tideway.meta.catalog.CatalogState;
+import dev.tideway.meta.catalog.DdlCommand;
+import dev.tideway.meta.catalog.DdlReply;
 import dev.tideway.meta.catalog.DdlService;
 import dev.tideway.meta.cluster.FencedMetaStore;
 import dev.tideway.meta.cluster.LeaderElector;
@@ -27,6 +29,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -158,6 +161,41 @@ public final class MetaServer implements MetaView, AutoCloseable {
    */
   public Optional<GlobalBarrierManager<?>> barrierManager() {
     return Optional.ofNullable(barrier == null ? null : barrier.manager());
+  }
+
+  /**
+   * {@code ALTER MATERIALIZED VIEW ... SET BACKFILL_RATE_LIMIT}: persists the rate in creating job
+   * {@code jobId}'s fragment graph (one fenced write, so a recovery or a new leader rebuilds its
+   * backfill actors with it), then sends it to the running actors as a {@code Throttle} barrier.
+   *
+   * @param rowsPerSecond per backfill actor; 0 pauses the backfill, -1 removes the limit
+   * @return completes with {@link DdlReply.BackfillThrottled} (how and at which epoch the actors
+   *     got it; PERSISTED when this process runs no barrier loop), or with {@link
+   *     DdlReply.Rejected} (unknown job, not creating, no backfill); fails with {@link
+   *     dev.tideway.meta.catalog.NotLeaderException} when this process does not lead
+   */
+  public CompletableFuture<DdlReply> setBackfillRateLimit(int jobId, long rowsPerSecond) {
+    DdlCommand.SetBackfillRateLimit cmd;
+    try {
+      cmd = new DdlCommand.SetBackfillRateLimit(jobId, rowsPerSecond);
+    } catch (IllegalArgumentException e) {
+      return CompletableFuture.completedFuture(
+          new DdlReply.Rejected(DdlReply.Rejected.Reason.INVALID, e.getMessage()));
+    }
+    return ddl.submit(cmd)
+        .thenCompose(
+            reply -> {
+              if (!(reply instanceof DdlReply.BackfillRateLimitSet set)) {
+                return CompletableFuture.completedFuture(reply);
+              }
+              GlobalBarrierManager<?> m = barrier == null ? null : barrier.manager();
+              if (m == null) {
+                return CompletableFuture.completedFuture(
+                    new DdlReply.BackfillThrottled(
+                        jobId, rowsPerSecond, DdlReply.BackfillThrottled.Applied.PERSISTED, 0));
+              }
+              return m.throttle(set);
+            });
   }
 
   public DdlService ddl() {

@@ -37,6 +37,7 @@ public final class ClusterKryoRegistrar implements KryoRegistrar {
     r.addRecord(1001, MetaProtocol.AwaitCreated.class);
     r.addRecord(1002, MetaProtocol.GetProgress.class);
     r.addRecord(1003, MetaProtocol.Answer.class);
+    r.addRecord(1004, MetaProtocol.SetBackfillRateLimit.class);
 
     r.addRecord(1010, DdlCommand.ReserveIds.class);
     r.addRecord(1011, DdlCommand.CreateStreamingJob.class);

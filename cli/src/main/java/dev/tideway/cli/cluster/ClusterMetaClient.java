@@ -243,16 +243,55 @@ public final class ClusterMetaClient implements MetaClient {
         .id();
   }
 
+  /**
+   * {@code ALTER MATERIALIZED VIEW ... SET BACKFILL_RATE_LIMIT}: waits until meta persisted the
+   * rate and the barrier carrying it to the job's backfill actors committed.
+   *
+   * @return false when job {@code jobId} is unknown or no longer creating (the frontend then names
+   *     the view in its error)
+   */
+  @Override
+  public boolean setBackfillRateLimit(long jobId, OptionalLong rowsPerSecond) {
+    long rate = rowsPerSecond.orElse(StreamNode.StreamScan.UNLIMITED);
+    if (rate < 0 && rate != StreamNode.StreamScan.UNLIMITED) {
+      throw PgException.error(
+          SqlState.INVALID_PARAMETER_VALUE,
+          "backfill_rate_limit must be >= 0 or DEFAULT, got " + rate);
+    }
+    try {
+      await(meta.setBackfillRateLimit(Math.toIntExact(jobId), rate));
+      return true;
+    } catch (MetaAccess.Rejected rej) {
+      if (rej.reason() == DdlReply.Rejected.Reason.NOT_FOUND
+          || rej.reason() == DdlReply.Rejected.Reason.WRONG_STATUS) {
+        return false;
+      }
+      // INVALID: the job reads no table, so it has no backfill to throttle
+      String state =
+          rej.reason() == DdlReply.Rejected.Reason.INVALID ? "55000" : sqlState(rej.reason());
+      throw PgException.error(state, rej.getMessage());
+    }
+  }
+
   /** Submits a meta DDL command and waits for its persisted answer; rejections become errors. */
   int call(dev.tideway.meta.catalog.DdlCommand cmd) {
     try {
-      return meta.submit(cmd).get(DDL_TIMEOUT_S, TimeUnit.SECONDS);
+      return await(meta.submit(cmd));
+    } catch (MetaAccess.Rejected rej) {
+      throw PgException.error(sqlState(rej.reason()), rej.getMessage());
+    }
+  }
+
+  /** Waits for a meta answer; a rejection is thrown as it is, other failures become errors. */
+  private static <T> T await(CompletableFuture<T> answer) {
+    try {
+      return answer.get(DDL_TIMEOUT_S, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw PgException.error(SqlState.QUERY_CANCELED, "interrupted while waiting for meta");
     } catch (ExecutionException e) {
       if (e.getCause() instanceof MetaAccess.Rejected rej) {
-        throw PgException.error(sqlState(rej.reason()), rej.getMessage());
+        throw rej;
       }
       throw PgException.error(SqlState.INTERNAL_ERROR, "meta: " + rootMessage(e));
     } catch (TimeoutException e) {

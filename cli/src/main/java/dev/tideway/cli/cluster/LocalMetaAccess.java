@@ -32,6 +32,16 @@ public final class LocalMetaAccess implements MetaAccess {
   }
 
   @Override
+  public CompletableFuture<Void> setBackfillRateLimit(int jobId, long rowsPerSecond) {
+    return meta.setBackfillRateLimit(jobId, rowsPerSecond)
+        .thenApply(
+            reply -> {
+              MetaAccess.valueOf(reply); // throws Rejected
+              return null;
+            });
+  }
+
+  @Override
   public Map<Long, JobProgress> progress() {
     return meta.progress();
   }

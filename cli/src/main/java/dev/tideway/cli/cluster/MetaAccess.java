@@ -25,6 +25,14 @@ public interface MetaAccess {
   /** Completes when job {@code jobId} is created; fails if it is dropped or cancelled. */
   CompletableFuture<Void> awaitCreated(int jobId);
 
+  /**
+   * Changes a creating job's backfill rate limit (rows/s per backfill actor; 0 pauses, -1 removes
+   * the limit): persisted, then sent to the running actors on a barrier. Completes when the
+   * checkpoint carrying it committed (or a recovery rebuilt the actors with it); fails with {@link
+   * Rejected} when the job is unknown, not creating or has no backfill.
+   */
+  CompletableFuture<Void> setBackfillRateLimit(int jobId, long rowsPerSecond);
+
   /** The creating jobs' progress at the leader's last commit. */
   Map<Long, JobProgress> progress();
 

@@ -40,6 +40,10 @@ public final class MetaEndpoint {
                           e != null
                               ? failed(r, e)
                               : new Answer(r.requestId(), a.jobId(), "", "", List.of())));
+    } else if (r instanceof MetaProtocol.SetBackfillRateLimit s) {
+      meta.setBackfillRateLimit(s.jobId(), s.rowsPerSecond())
+          .whenComplete(
+              (reply, e) -> r.replyTo().tell(e != null ? failed(r, e) : answer(r, reply)));
     } else if (r instanceof MetaProtocol.GetProgress) {
       if (!meta.isLeader()) {
         r.replyTo().tell(new Answer(r.requestId(), 0, "", MetaProtocol.NOT_LEADER, List.of()));

@@ -32,6 +32,13 @@ public final class MetaProtocol {
   public record AwaitCreated(long requestId, int jobId, ActorRef<Answer> replyTo)
       implements Request {}
 
+  /**
+   * Change a creating job's backfill rate limit; answered once the barrier carrying it committed
+   * (or the leader's recovery rebuilt the actors with it).
+   */
+  public record SetBackfillRateLimit(
+      long requestId, int jobId, long rowsPerSecond, ActorRef<Answer> replyTo) implements Request {}
+
   /** Answer with the creating jobs' progress. */
   public record GetProgress(long requestId, ActorRef<Answer> replyTo) implements Request {}
 

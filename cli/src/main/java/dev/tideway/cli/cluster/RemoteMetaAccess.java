@@ -120,6 +120,20 @@ public final class RemoteMetaAccess implements MetaAccess {
   }
 
   @Override
+  public CompletableFuture<Void> setBackfillRateLimit(int jobId, long rowsPerSecond) {
+    return ask(id -> new MetaProtocol.SetBackfillRateLimit(id, jobId, rowsPerSecond, answers))
+        .thenApply(
+            a -> {
+              invalidate();
+              if (!a.rejectReason().isEmpty()) {
+                throw new Rejected(DdlReply.Rejected.Reason.valueOf(a.rejectReason()), a.error());
+              }
+              failOnError(a);
+              return null;
+            });
+  }
+
+  @Override
   public Map<Long, JobProgress> progress() {
     try {
       MetaProtocol.Answer a =

@@ -24,12 +24,10 @@ import java.util.Properties;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.apache.calcite.interpreter.Bindables;
 import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.TableScan;
-import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.runtime.Hook;
 import org.apache.calcite.schema.Function;
 import org.apache.calcite.schema.Schema;
@@ -137,7 +135,9 @@ public final class BatchEngine implements AutoCloseable {
     String key = catalogVersion.get() + "\u0000" + sql;
     PreparedStatement ps = statements.get(key);
     if (ps == null) {
-      ps = conn.prepareStatement(sql);
+      try (Hook.Closeable rule = PkScan.register()) {
+        ps = conn.prepareStatement(sql);
+      }
       statements.put(key, ps);
     }
     return ps;
@@ -209,6 +209,7 @@ public final class BatchEngine implements AutoCloseable {
                 });
     List<String> lines = new ArrayList<>();
     try (Hook.Closeable h = Hook.PROGRAM.addThread(capture);
+        Hook.Closeable rule = PkScan.register();
         PreparedStatement ps = conn.prepareStatement("EXPLAIN PLAN FOR " + sql);
         ResultSet rs = ps.executeQuery()) {
       while (rs.next()) {
@@ -228,9 +229,7 @@ public final class BatchEngine implements AutoCloseable {
     if (rel instanceof TableScan scan) {
       StoredTable t = scan.getTable().unwrap(StoredTable.class);
       if (t != null) {
-        List<RexNode> filters =
-            rel instanceof Bindables.BindableTableScan b ? b.filters : List.of();
-        PkRange range = t.pkRange(filters, null);
+        PkRange range = rel instanceof PkScan p ? p.explainRange() : PkRange.ALL;
         String what =
             range.isAll()
                 ? "full scan"

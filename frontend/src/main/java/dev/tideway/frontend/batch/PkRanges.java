@@ -137,59 +137,48 @@ final class PkRanges {
   }
 
   /**
-   * Whether every conjunct of {@code filter} holds for every row with a pk in {@code range}: an
-   * equality the range fixes, or a bound on the range's bounded column (the range keeps the
-   * tightest bound of each side, which implies the others). Such a filter need not be evaluated
-   * again once the rows are restricted to the range exactly.
+   * Whether some conjunct is a comparison {@link #derive} could turn into a range once parameters
+   * are bound: {@code pkColumn op literal-or-parameter} with a pushable type and operator.
    */
-  static boolean impliedBy(
-      PkRange range,
-      RexNode filter,
-      int[] fields,
-      List<ColumnOrder> pk,
-      List<DataType> types,
-      DataContext params) {
-    RexNode expanded = RexUtil.expandSearch(REX, null, filter);
-    for (RexNode c : RexUtil.flattenAnd(List.of(expanded))) {
-      Cmp cmp = comparison(c, fields, types, params);
-      if (cmp == null) {
-        return false;
-      }
-      int pos = -1;
-      for (int i = 0; i < pk.size(); i++) {
-        if (pk.get(i).index() == cmp.column()) {
-          pos = i;
+  static boolean mayRange(
+      int[] fields, List<ColumnOrder> pk, List<DataType> types, List<RexNode> conjuncts) {
+    for (RexNode f : conjuncts) {
+      RexNode expanded = RexUtil.expandSearch(REX, null, f);
+      for (RexNode c : RexUtil.flattenAnd(List.of(expanded))) {
+        if (!(c instanceof RexCall call) || call.getOperands().size() != 2) {
+          continue;
+        }
+        for (int side = 0; side < 2; side++) {
+          RexNode a = call.getOperands().get(side);
+          RexNode b = call.getOperands().get(1 - side);
+          if (a instanceof RexInputRef ref
+              && ref.getIndex() < fields.length
+              && (b instanceof RexLiteral || b instanceof RexDynamicParam)
+              && isPk(pk, fields[ref.getIndex()])
+              && pushable(types.get(fields[ref.getIndex()]), call.getKind())) {
+            return true;
+          }
         }
       }
-      DataType type = types.get(cmp.column());
-      boolean ok;
-      if (pos >= 0 && pos < range.equal().size()) {
-        ok =
-            cmp.kind() == SqlKind.EQUALS
-                && Datums.compare(type, cmp.value(), range.equal().get(pos)) == 0;
-      } else if (pos == range.equal().size()) {
-        ok =
-            switch (cmp.kind()) {
-              case GREATER_THAN, GREATER_THAN_OR_EQUAL -> range.lower().isPresent();
-              case LESS_THAN, LESS_THAN_OR_EQUAL -> range.upper().isPresent();
-              default -> false;
-            };
-      } else {
-        ok = false;
-      }
-      if (!ok) {
-        return false;
-      }
     }
-    return true;
+    return false;
   }
 
-  /** SQL order of two pk values of a pushed type (integral or text). */
-  static int compareValues(Object x, Object y) {
-    if (x instanceof String) {
-      return Datums.compare(DataType.VARCHAR, x, y);
-    }
-    return Long.compare(((Number) x).longValue(), ((Number) y).longValue());
+  private static boolean isPk(List<ColumnOrder> pk, int column) {
+    return pk.stream().anyMatch(o -> o.index() == column);
+  }
+
+  private static boolean pushable(DataType type, SqlKind kind) {
+    boolean cmp =
+        switch (kind) {
+          case EQUALS, GREATER_THAN, GREATER_THAN_OR_EQUAL, LESS_THAN, LESS_THAN_OR_EQUAL -> true;
+          default -> false;
+        };
+    return switch (type.id()) {
+      case SMALLINT, INT, BIGINT -> cmp;
+      case VARCHAR -> kind == SqlKind.EQUALS;
+      default -> false;
+    };
   }
 
   private static PkRange.Bound tighterLower(DataType t, PkRange.Bound old, PkRange.Bound b) {

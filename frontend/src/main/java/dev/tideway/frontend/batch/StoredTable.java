@@ -16,7 +16,7 @@ import org.apache.calcite.linq4j.Linq4j;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rex.RexNode;
-import org.apache.calcite.schema.FilterableTable;
+import org.apache.calcite.schema.ScannableTable;
 import org.apache.calcite.schema.Statistic;
 import org.apache.calcite.schema.Statistics;
 import org.apache.calcite.schema.impl.AbstractTable;
@@ -25,11 +25,11 @@ import org.apache.calcite.util.ImmutableBitSet;
 /**
  * A table, source or MV as Calcite sees it: its visible columns (or all of them, for the internal
  * schema DML uses), scanned through a {@link BatchReader} at the committed epoch. Its statistic
- * names the primary key as unique key, which the stream planner reads as the stream key. Filters
- * Calcite pushes into the scan narrow the read to a primary-key range ({@link PkRanges}); they stay
- * in the list, so Calcite still applies each of them to the rows read.
+ * names the primary key as unique key, which the stream planner reads as the stream key. A plain
+ * scan reads every row; under a filter on the pk the planner puts a {@link PkScan}, which reads
+ * only the pk range the filter implies ({@link #scan(PkRange)}) while the filter stays in the plan.
  */
-public final class StoredTable extends AbstractTable implements FilterableTable {
+public final class StoredTable extends AbstractTable implements ScannableTable {
   private final Relation relation;
   private final boolean allColumns;
   private final BatchReader reader;
@@ -97,6 +97,15 @@ public final class StoredTable extends AbstractTable implements FilterableTable 
         columnIndices(), relation.table().pk(), relation.table().types(), filters, root);
   }
 
+  /**
+   * Whether some of these conjuncts could restrict a scan to a pk range (with parameters bound at
+   * execution): the planner puts a {@link PkScan} only under such filters.
+   */
+  boolean mayRange(List<RexNode> conjuncts) {
+    return PkRanges.mayRange(
+        columnIndices(), relation.table().pk(), relation.table().types(), conjuncts);
+  }
+
   /** The pk columns' names, in pk order (for EXPLAIN). */
   public List<String> pkNames() {
     List<String> out = new ArrayList<>();
@@ -106,29 +115,24 @@ public final class StoredTable extends AbstractTable implements FilterableTable 
     return out;
   }
 
+  /** Every row (Calcite's plain scan, when no filter sits on the table). */
   @Override
-  public Enumerable<Object[]> scan(DataContext root, List<RexNode> filters) {
+  public Enumerable<Object[]> scan(DataContext root) {
+    return scan(PkRange.ALL);
+  }
+
+  /**
+   * The rows whose pk lies in {@code range}, or more (a reader may return more than the range; the
+   * query's filter, which stays in the plan above a {@link PkScan}, decides the result).
+   */
+  Enumerable<Object[]> scan(PkRange range) {
     int[] idx = columnIndices();
     List<ColumnDesc> cols = relation.table().columns();
-    List<Object[]> out = new ArrayList<>();
-    PkRange range = filters.isEmpty() ? PkRange.ALL : pkRange(filters, root);
     List<Row> rows =
         range.isAll()
             ? reader.scan(relation.id(), epoch.getAsLong())
             : reader.scan(relation.id(), epoch.getAsLong(), range);
-    if (!range.isAll()) {
-      // a reader may return more than the range: keep exactly the range's rows, then drop the
-      // filters the range implies, which Calcite would otherwise compile and run again
-      int[] pk = relation.table().pkIndices().stream().mapToInt(Integer::intValue).toArray();
-      rows =
-          rows.stream()
-              .filter(r -> range.contains(r.project(pk), PkRanges::compareValues))
-              .toList();
-      filters.removeIf(
-          f ->
-              PkRanges.impliedBy(
-                  range, f, idx, relation.table().pk(), relation.table().types(), root));
-    }
+    List<Object[]> out = new ArrayList<>(rows.size());
     for (Row r : rows) {
       Object[] v = new Object[idx.length];
       for (int i = 0; i < idx.length; i++) {

@@ -17,7 +17,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -320,10 +319,6 @@ class PsqlPlaygroundIT {
   }
 
   @Test
-  @Disabled(
-      "ALTER MATERIALIZED VIEW ... SET BACKFILL_RATE_LIMIT needs a Throttle command in the meta"
-          + " service (the barrier, backfill and compute modules already apply Throttle"
-          + " mutations); the cluster MetaClient answers 0A000 until then")
   void alterRateLimitResumesAPausedJob() throws Exception {
     load("al_t", 3000);
     assertThat(
@@ -334,7 +329,25 @@ class PsqlPlaygroundIT {
                 .exit())
         .isZero();
     sleepMs(1000);
-    assertThat(progress("al_mv")[1]).isEqualTo("0");
+    List<String> held = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      held.add(progress("al_mv")[1]);
+      sleepMs(300); // several barrier intervals (100 ms) between polls
+    }
+    assertThat(held).as("consumed rows of a job limited to 0 rows/s").containsOnly("0");
+    Run slow = psql("ALTER MATERIALIZED VIEW al_mv SET backfill_rate_limit = 1");
+    assertThat(slow.exit()).as(slow.out()).isZero();
+    assertThat(slow.out()).contains("ALTER MATERIALIZED VIEW");
+    Run paused = psql("ALTER MATERIALIZED VIEW al_mv SET backfill_rate_limit = 0");
+    assertThat(paused.exit()).as(paused.out()).isZero();
+    String[] at = progress("al_mv");
+    assertThat(at).as("still creating at 1 row/s per actor").isNotNull();
+    List<String> again = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      again.add(progress("al_mv")[1]);
+      sleepMs(300);
+    }
+    assertThat(again).as("paused again after the ALTER to 0 committed").containsOnly(again.get(0));
     Run alter = psql("ALTER MATERIALIZED VIEW al_mv SET backfill_rate_limit = DEFAULT");
     assertThat(alter.exit()).as(alter.out()).isZero();
     long waited = 0;

@@ -34,6 +34,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -49,12 +50,14 @@ import org.slf4j.LoggerFactory;
  * it rides on the next barrier as an {@code Add} command (which forces a checkpoint) and is
  * registered with the progress tracker when that barrier commits (so no job is CREATED before its
  * actors run); a removed job rides as a {@code Stop}, and its tables are dropped from storage after
- * the {@code Stop} commits. On {@code CommitEpoch}: 1. {@link VersionCommitter#commit} makes the
- * version durable; 2. the tracker applies the epoch's mutations and reports against that version's
- * stats; 3. one fenced write through the {@link DdlService} persists the version pointer, every
- * creating job's tracker snapshot and the jobs that became CREATED; 4. listeners (waiters, metrics)
- * hear the update. On {@code StartRecovery}, and when the leader starts, it resets the compute
- * nodes to the committed epoch and restarts the world with an INITIAL barrier.
+ * the {@code Stop} commits. A backfill rate limit persisted by the DDL service rides as a {@code
+ * Throttle} command ({@link #throttle}; see {@link ThrottleRequests}). On {@code CommitEpoch}: 1.
+ * {@link VersionCommitter#commit} makes the version durable; 2. the tracker applies the epoch's
+ * mutations and reports against that version's stats; 3. one fenced write through the {@link
+ * DdlService} persists the version pointer, every creating job's tracker snapshot and the jobs that
+ * became CREATED; 4. listeners (waiters, metrics) hear the update. On {@code StartRecovery}, and
+ * when the leader starts, it resets the compute nodes to the committed epoch and restarts the world
+ * with an INITIAL barrier.
  *
  * <p>Failover: the core's generation is {@code term.epoch << 32}, above every generation of an
  * earlier leader; the tracker is restored from the snapshots persisted with the last commit, so
@@ -148,6 +151,9 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
    */
   private final Map<Integer, Set<Integer>> tablesToDrop = new HashMap<>();
 
+  /** Backfill rate limits on their way to the running actors. */
+  private final ThrottleRequests throttles = new ThrottleRequests();
+
   private final BarrierLog log = new BarrierLog(64);
   private final NodeIds nodeIds = new NodeIds();
 
@@ -230,6 +236,68 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
                     }
                   });
         });
+  }
+
+  /**
+   * Brings a backfill rate limit, already persisted in the job's fragment graph, to the job's
+   * running actors: a {@code Throttle} command on the next barrier (right behind the job's {@code
+   * Add} when its actors are still being built from the old graph). From any thread.
+   *
+   * @return completes with {@link DdlReply.BackfillThrottled}: CHECKPOINT when the checkpoint
+   *     carrying the Throttle committed; RECOVERY when a recovery rebuilt the actors from the
+   *     persisted graph instead; PERSISTED when this loop stops first. Fails when the job was
+   *     removed before its actors ran.
+   */
+  public CompletableFuture<DdlReply> throttle(DdlReply.BackfillRateLimitSet set) {
+    ThrottleRequests.Request r = new ThrottleRequests.Request(set, new CompletableFuture<>());
+    try {
+      owner.execute(() -> scheduleThrottle(r));
+    } catch (RejectedExecutionException e) {
+      r.answer(DdlReply.BackfillThrottled.Applied.PERSISTED, 0); // closed: the next term builds it
+    }
+    return r.reply();
+  }
+
+  private void scheduleThrottle(ThrottleRequests.Request r) {
+    try {
+      if (halted) {
+        r.answer(DdlReply.BackfillThrottled.Applied.PERSISTED, 0);
+        return;
+      }
+      if (core == null) {
+        throttles.awaitRecovery(r); // init loads the persisted graph and recovers from it
+        return;
+      }
+      syncCatalog(); // a reset from now on builds the job with the persisted rate
+      int jobId = r.jobId();
+      if (core.isRecovering()) {
+        throttles.awaitRecovery(r);
+      } else if (!known.fragments().containsKey(jobId)) {
+        r.reply()
+            .completeExceptionally(
+                new IllegalStateException(
+                    "job " + jobId + " was removed; no backfill to throttle"));
+      } else if (pendingBuilds.contains(jobId)) {
+        throttles.deferUntilAdd(r);
+      } else {
+        scheduleThrottleCommand(r);
+      }
+    } catch (RuntimeException e) {
+      LOG.error("barrier loop of epoch {} failed to schedule a Throttle", term.epoch(), e);
+      r.reply().completeExceptionally(e);
+    }
+  }
+
+  private void scheduleThrottleCommand(ThrottleRequests.Request r) {
+    long id = nextCommandId++;
+    core.schedule(new Command(id, r.mutation(), null));
+    throttles.scheduled(id, r);
+    LOG.info(
+        "job {}: backfill rate limit {} rows/s for actors {} rides on command {}",
+        r.jobId(),
+        r.set().rowsPerSecond(),
+        r.set().rateByActor().keySet(),
+        id);
   }
 
   /** The progress of every creating job at the last commit. */
@@ -386,6 +454,7 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
     }
     core.recovered(topology);
     inflight = core.inflightCount();
+    throttles.recovered(core.committedEpoch()).forEach(tracker::onMutation);
   }
 
   /** Registers new jobs (Add) and stops removed ones (Stop). */
@@ -532,6 +601,8 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
         Set.copyOf(g.actors().stream().map(FragmentGraph.Actor::actorId).toList());
     if (!known.fragments().containsKey(g.jobId())) {
       deps.compute().drop(actors); // dropped while building
+      throttles.jobRemoved(
+          g.jobId(), "job " + g.jobId() + " was removed while its actors were built");
       return;
     }
     if (!wanted || generation != core.generation() || core.isRecovering()) {
@@ -545,12 +616,14 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
       tracker.cancel(g.jobId());
       awaitingAdd.remove(g.jobId());
       deps.ddl().submit(new DdlCommand.FailJob(g.jobId(), reason));
+      throttles.jobRemoved(g.jobId(), reason);
       return;
     }
     Map<Integer, List<Integer>> upstreams = new HashMap<>();
     g.actors().forEach(a -> upstreams.put(a.actorId(), a.upstreamActorIds()));
     Mutation add = new Mutation.Add(Set.copyOf(upstreams.keySet()), upstreams, Map.of(), false);
     core.schedule(new Command(nextCommandId++, add, runningTopology()));
+    throttles.takeDeferred(g.jobId()).forEach(this::scheduleThrottleCommand);
   }
 
   private static String rootMessage(Throwable t) {
@@ -616,6 +689,7 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
       String reason = r.reason();
       pendingReason = reason;
       inflight = 0;
+      throttles.recoveryStarted(r.failedCommandIds());
       run(() -> recoverNow(reason));
     } else if (d instanceof BarrierDecision.Collected<S> c) {
       // nothing to persist; its progress waits for the next checkpoint
@@ -656,6 +730,7 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
       // in-memory core is ahead of ZooKeeper: stop acting; the next term restarts from ZooKeeper
       // (the version committer is idempotent per epoch, so a re-commit is safe).
       halted = true;
+      throttles.settle();
       LOG.error(
           "barrier loop of epoch {} halts: metadata of committed epoch {} not persisted",
           term.epoch(),
@@ -688,10 +763,17 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
     u.jobs().forEach(p -> next.put(p.jobId(), p));
     latest = Map.copyOf(next);
     deps.progressListener().accept(u);
+    // after the progress is published: a caller sees the figures of the commit that answered it
+    throttles.committed(c.commandIds(), c.epoch().curr());
   }
 
   @Override
   public void close() {
+    try {
+      owner.execute(throttles::settle); // runs before the owner terminates
+    } catch (RejectedExecutionException e) {
+      // closed before
+    }
     owner.shutdown();
     try {
       owner.awaitTermination(10, TimeUnit.SECONDS);

@@ -79,6 +79,8 @@ public final class CatalogCore {
       return drop(d, state);
     } else if (cmd instanceof CancelJob c) {
       return cancel(c, state);
+    } else if (cmd instanceof DdlCommand.SetBackfillRateLimit r) {
+      return BackfillRateLimits.decide(r, state, codec);
     } else if (cmd instanceof DdlCommand.RelocateActors) {
       return relocate(state, view);
     } else if (cmd instanceof DdlCommand.FailJob f) {

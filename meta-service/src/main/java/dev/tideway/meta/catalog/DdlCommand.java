@@ -109,6 +109,27 @@ public sealed interface DdlCommand {
   record CancelJob(int jobId) implements DdlCommand {}
 
   /**
+   * {@code ALTER MATERIALIZED VIEW ... SET BACKFILL_RATE_LIMIT}: a creating job's snapshot rate
+   * limit, in rows per second per backfill actor. Persisted in the job's fragment graph (its {@code
+   * StreamScan}s), so rebuilt actors start with it; running ones get it through a {@code Throttle}
+   * barrier ({@code MetaServer.setBackfillRateLimit} does both).
+   *
+   * @param rowsPerSecond {@code >= 0} ({@code 0} pauses the backfill), or {@link #UNLIMITED}
+   */
+  record SetBackfillRateLimit(int jobId, long rowsPerSecond) implements DdlCommand {
+    /** No limit (the same value as {@code StreamScan.UNLIMITED} and {@code Throttle.UNLIMITED}). */
+    public static final long UNLIMITED = -1;
+
+    public SetBackfillRateLimit {
+      Checks.checkArgument(
+          rowsPerSecond >= 0 || rowsPerSecond == UNLIMITED,
+          "job %s: backfill rate limit must be >= 0 or UNLIMITED (-1), got %s",
+          jobId,
+          rowsPerSecond);
+    }
+  }
+
+  /**
    * The barrier shell could not start a new job (building its actors failed): remove it like a
    * cancel; foreground waiters fail with {@code reason}.
    */

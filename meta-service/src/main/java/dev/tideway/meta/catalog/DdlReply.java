@@ -35,6 +35,44 @@ public sealed interface DdlReply {
     }
   }
 
+  /**
+   * A creating job's new backfill rate limit is persisted in its fragment graph.
+   *
+   * @param rateByActor the Throttle the barrier loop sends: each backfill actor and its rate
+   */
+  record BackfillRateLimitSet(int jobId, long rowsPerSecond, Map<Integer, Long> rateByActor)
+      implements DdlReply {
+    public BackfillRateLimitSet {
+      rateByActor = Map.copyOf(rateByActor);
+    }
+  }
+
+  /**
+   * A persisted backfill rate limit reached the job's actors, or will (see {@link #applied}).
+   *
+   * @param epoch the epoch of the barrier that carried the {@code Throttle} (CHECKPOINT), the
+   *     committed epoch the recovery restarted from (RECOVERY), or 0 (PERSISTED)
+   */
+  record BackfillThrottled(int jobId, long rowsPerSecond, Applied applied, long epoch)
+      implements DdlReply {
+    /** How the running actors got the new rate. */
+    public enum Applied {
+      /** The checkpoint carrying the {@code Throttle} mutation committed. */
+      CHECKPOINT,
+      /**
+       * A recovery dropped that barrier and rebuilt every actor from the persisted graph, which
+       * holds the new rate.
+       */
+      RECOVERY,
+      /**
+       * Only persisted: no barrier loop runs in this process now (not leading, or deposed before
+       * the barrier committed); the actors take the rate when they are next built (the new leader's
+       * recovery).
+       */
+      PERSISTED
+    }
+  }
+
   /** Actors of lost nodes moved: lost node address → the live node that took its actors. */
   record ActorsRelocated(Map<String, String> moves) implements DdlReply {
     public ActorsRelocated {

@@ -3,9 +3,13 @@ package dev.tideway.meta.barrier;
 import dev.tideway.barrier.control.BarrierCompleted;
 import dev.tideway.barrier.control.InjectBarrier;
 import dev.tideway.barrier.message.BarrierKind;
+import dev.tideway.barrier.message.Mutation;
 import dev.tideway.barrier.progress.BackfillState;
 import dev.tideway.barrier.progress.ProgressBatch;
+import dev.tideway.common.plan.StreamNode;
+import dev.tideway.common.plan.StreamPlanNode;
 import dev.tideway.meta.catalog.CatalogState;
+import dev.tideway.meta.fragment.PlanCodec;
 import dev.tideway.meta.metadata.FragmentGraph;
 import dev.tideway.storage.api.CompactionRequest;
 import dev.tideway.storage.api.CompactionResult;
@@ -26,6 +30,11 @@ import java.util.function.Function;
  * its count durable at each checkpoint. It outlives meta leaders (its state is the compute side's
  * persisted backfill state): {@link #reset} rolls every actor back to its durable count.
  *
+ * <p>Rate limits: a backfill actor consumes {@code min(step, rate)} rows per barrier. Its rate
+ * comes from the {@code StreamScan}s of the graph it was built from (on build and reset, when
+ * {@link #codec} can decode the graph), then from {@code Throttle} mutations, which take effect
+ * after the barrier carrying them.
+ *
  * <p>Builds complete at once unless a test sets {@link #builder}; compaction requests go to {@link
  * #compactor} (a follower storage in the version tests).
  *
@@ -39,6 +48,12 @@ final class FakeCompute {
   private final Map<Integer, Long> rows = new HashMap<>();
   private final Map<Integer, Long> durable = new HashMap<>();
   private long generation = -1;
+
+  /** Rate limit per backfill actor, rows per barrier; absent or negative: unlimited. */
+  private final Map<Integer, Long> rates = new HashMap<>();
+
+  /** Decodes fragment bodies for their scans' rate limits; null: graphs carry no limits here. */
+  volatile PlanCodec codec;
 
   /**
    * Barriers after a reset during which actors are still rebuilding: they neither consume nor
@@ -96,8 +111,15 @@ final class FakeCompute {
 
       @Override
       public CompletableFuture<Void> build(FragmentGraph graph, CatalogState catalog) {
+        Map<Integer, Long> built = ratesOf(graph);
         return builder
             .apply(graph)
+            .thenRun(
+                () -> {
+                  synchronized (FakeCompute.this) {
+                    rates.putAll(built);
+                  }
+                })
             .thenRun(() -> graph.actors().forEach(a -> builtActors.add(a.actorId())));
       }
 
@@ -107,6 +129,8 @@ final class FakeCompute {
           generation = gen;
           rows.putAll(durable);
           silentBarriers = SILENT_BARRIERS_AFTER_RESET;
+          rates.clear();
+          catalog.fragments().values().forEach(g -> rates.putAll(ratesOf(g)));
         }
         resets.incrementAndGet();
         builtActors.clear();
@@ -155,7 +179,8 @@ final class FakeCompute {
         continue;
       }
       if (req.barrier().kind() != BarrierKind.INITIAL) {
-        r = Math.min(totalPerActor, r + step);
+        long rate = rates.getOrDefault(actor, -1L);
+        r = Math.min(totalPerActor, r + (rate < 0 ? step : Math.min(step, rate)));
         rows.put(actor, r);
       }
       batch.add(
@@ -167,6 +192,9 @@ final class FakeCompute {
         durable.put(actor, r);
       }
     }
+    if (req.barrier().mutation() instanceof Mutation.Throttle t) {
+      rates.putAll(t.rowsPerSecondByActor());
+    }
     return new BarrierCompleted<>(
         req.nodeId(),
         req.generation(),
@@ -175,5 +203,46 @@ final class FakeCompute {
         List.of(),
         List.of(),
         batch);
+  }
+
+  /** The current rate limit of {@code actor}; -1 for none. */
+  synchronized long rateOf(int actor) {
+    return rates.getOrDefault(actor, -1L);
+  }
+
+  /** Consumed rows of {@code actor} so far (not necessarily durable). */
+  synchronized long rowsOf(int actor) {
+    return rows.getOrDefault(actor, 0L);
+  }
+
+  /** Each backfill actor of {@code g} and its scans' rate limit, when {@link #codec} reads it. */
+  private Map<Integer, Long> ratesOf(FragmentGraph g) {
+    PlanCodec c = codec;
+    Map<Integer, Long> out = new HashMap<>();
+    if (c == null || !g.planCodec().equals(c.name())) {
+      return out;
+    }
+    for (FragmentGraph.Fragment f : g.fragments()) {
+      long rate = scanRate(c.decode(f.body()));
+      if (rate != NO_SCAN) {
+        g.actorsOf(f.fragmentId()).forEach(a -> out.put(a.actorId(), rate));
+      }
+    }
+    return out;
+  }
+
+  private static final long NO_SCAN = Long.MIN_VALUE;
+
+  private static long scanRate(StreamPlanNode n) {
+    if (n.node() instanceof StreamNode.StreamScan s) {
+      return s.rateLimit();
+    }
+    for (StreamPlanNode in : n.inputs()) {
+      long r = scanRate(in);
+      if (r != NO_SCAN) {
+        return r;
+      }
+    }
+    return NO_SCAN;
   }
 }
