@@ -43,6 +43,7 @@ public final class ClusterKryoRegistrar implements KryoRegistrar {
     r.addRecord(1011, DdlCommand.CreateStreamingJob.class);
     r.addRecord(1012, DdlCommand.Drop.class);
     r.addRecord(1013, DdlCommand.CancelJob.class);
+    r.addRecord(1014, DdlCommand.CreateSource.class);
     r.addEnum(1020, ObjectKind.class, ObjectKind::code, ObjectKind::fromCode);
     r.addEnum(1021, CreateType.class, CreateType::code, CreateType::fromCode);
 

@@ -91,4 +91,32 @@ class MetaProtocolWireTest {
     assertThat(refused.rejectReason()).isEqualTo("WRONG_STATUS");
     assertThat(refused.error()).isEqualTo("job 13 is created");
   }
+
+  /** CREATE SOURCE from a frontend in its own process reaches meta (it had no Kryo id). */
+  @Test
+  void aCreateSourceSubmissionCrossesTheWire() throws Exception {
+    dev.tideway.meta.catalog.DdlCommand.CreateSource cs =
+        new dev.tideway.meta.catalog.DdlCommand.CreateSource(
+            1,
+            "gen",
+            "CREATE SOURCE gen (a INT) WITH (connector = 'datagen')",
+            List.of(
+                new dev.tideway.common.plan.ColumnDesc(
+                    0, "a", dev.tideway.common.types.DataType.INT)),
+            List.of(),
+            java.util.Map.of("connector", "datagen", "datagen.rows.per.second", "10"));
+    MetaProtocol.Answer a =
+        AskPattern.<MetaProtocol.Request, MetaProtocol.Answer>ask(
+                system,
+                (ActorRef<MetaProtocol.Answer> replyTo) -> new MetaProtocol.Submit(43, cs, replyTo),
+                Duration.ofSeconds(5),
+                system.scheduler())
+            .toCompletableFuture()
+            .get(10, TimeUnit.SECONDS);
+    assertThat(a.requestId()).isEqualTo(43);
+    assertThat(RECEIVED)
+        .last()
+        .isInstanceOfSatisfying(
+            MetaProtocol.Submit.class, s -> assertThat(s.command()).isEqualTo(cs));
+  }
 }
