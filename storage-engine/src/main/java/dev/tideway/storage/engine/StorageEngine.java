@@ -112,7 +112,14 @@ public final class StorageEngine implements Storage {
     this.options = options;
     this.role = role;
     if (store instanceof LocalFsObjectStore fs) {
-      fs.deleteTemporaries();
+      // only our own crashed uploads: other processes sharing the store may be uploading now
+      fs.deleteTemporaries(
+          target -> {
+            long id = SstInfo.idOfPath(target);
+            return id >= 0
+                ? role.ownsSstId(id)
+                : role.kind() != StorageRole.Kind.FOLLOWER && !target.startsWith("pins/");
+          });
     }
     this.versions = VersionManager.open(new VersionStore(store, options.checkpointEvery()));
     long maxListed = role.firstSstId();

@@ -103,14 +103,32 @@ public final class LocalFsObjectStore implements ObjectStore {
 
   /** Removes upload temporaries left by a crash; call only when no upload is in flight. */
   public int deleteTemporaries() throws IOException {
+    return deleteTemporaries(target -> true);
+  }
+
+  /**
+   * Removes the upload temporaries whose target object path {@code ours} accepts. Several processes
+   * share one store; each may clear only what its own crashed predecessor left, never another
+   * process's upload in flight.
+   */
+  public int deleteTemporaries(java.util.function.Predicate<String> ours) throws IOException {
     List<Path> tmps;
     try (Stream<Path> s = Files.walk(root)) {
-      tmps = s.filter(p -> p.getFileName().toString().contains(TMP)).toList();
+      tmps =
+          s.filter(p -> p.getFileName().toString().contains(TMP))
+              .filter(p -> ours.test(targetOf(p)))
+              .toList();
     }
     for (Path p : tmps) {
       Files.deleteIfExists(p);
     }
     return tmps.size();
+  }
+
+  /** The object path a temporary was uploading ({@code sst/5.parquet} for its {@code .tmp-3}). */
+  private String targetOf(Path tmp) {
+    String rel = root.relativize(tmp).toString().replace('\\', '/');
+    return rel.substring(0, rel.lastIndexOf(TMP));
   }
 
   @Override

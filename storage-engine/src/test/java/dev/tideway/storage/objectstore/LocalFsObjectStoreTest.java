@@ -58,4 +58,22 @@ class LocalFsObjectStoreTest {
     assertThatThrownBy(() -> o.readFully(0, ByteBuffer.allocate(1)))
         .isInstanceOf(ClosedChannelException.class);
   }
+
+  /**
+   * Processes sharing a store clear crashed uploads when they start; a compute node joining must
+   * not delete the upload another node is finishing (its sync then failed and the epoch's rows were
+   * lost to a recovery).
+   */
+  @Test
+  void clearingTemporariesLeavesOtherProcessesUploadsAlone() throws Exception {
+    LocalFsObjectStore store = new LocalFsObjectStore(dir);
+    ObjectWriter crashed = store.create("sst/1.parquet");
+    crashed.write(new byte[] {1});
+    ObjectWriter inFlight = store.create("sst/2.parquet");
+    inFlight.write(new byte[] {2});
+    assertThat(store.deleteTemporaries(target -> target.equals("sst/1.parquet"))).isEqualTo(1);
+    inFlight.commit();
+    assertThat(store.read("sst/2.parquet")).containsExactly(2);
+    assertThatThrownBy(crashed::commit).isInstanceOf(java.io.IOException.class);
+  }
 }
