@@ -71,7 +71,7 @@ final class PgIntervals {
         String unit = unit(m.group(2), text);
         long scale = UNITS.get(unit);
         if (scale < 0) {
-          Checks.integral(v, text);
+          requireWhole(v, text);
           months += v.longValueExact() * -scale;
         } else {
           micros = micros.add(v.multiply(BigDecimal.valueOf(scale)));
@@ -119,30 +119,35 @@ final class PgIntervals {
         "22007", "invalid input syntax for type interval: \"" + text + "\" (unit " + word + ")");
   }
 
-  /** One part with a unit Calcite has: {@code INTERVAL '5' MINUTE(10)}. */
+  /** Calcite's qualifier for one whole-valued part of a unit ({@code second}: any value). */
+  private static final Map<String, String> QUALIFIERS =
+      Map.of(
+          "month", "MONTH(9)",
+          "year", "YEAR(9)",
+          "minute", "MINUTE(10)",
+          "hour", "HOUR(10)",
+          "day", "DAY(9)",
+          "second", "SECOND(10, 6)");
+
+  /** One part: {@code INTERVAL '5' MINUTE(10)} when Calcite has the unit, else day-to-second. */
   private static String single(BigDecimal v, String unit, String text) {
-    long scale = UNITS.get(unit);
-    String calcite = null;
-    if (scale == -1) {
-      return "INTERVAL '" + v.toPlainString() + "' MONTH(9)";
-    }
-    if (scale == -12) {
-      return "INTERVAL '" + v.toPlainString() + "' YEAR(9)";
-    }
+    String qualifier = QUALIFIERS.get(canonical(unit));
     boolean integral = v.stripTrailingZeros().scale() <= 0;
-    if (integral && scale == 60 * MICROS_PER_SECOND) {
-      calcite = "MINUTE(10)";
-    } else if (integral && scale == 3600 * MICROS_PER_SECOND) {
-      calcite = "HOUR(10)";
-    } else if (integral && scale == 86_400 * MICROS_PER_SECOND) {
-      calcite = "DAY(9)";
-    } else if (scale == MICROS_PER_SECOND) {
-      calcite = "SECOND(10, 6)";
+    if (qualifier != null && (integral || qualifier.startsWith("SECOND"))) {
+      return "INTERVAL '" + v.toPlainString() + "' " + qualifier;
     }
-    if (calcite != null) {
-      return "INTERVAL '" + v.toPlainString() + "' " + calcite;
+    return dayTime(v.multiply(BigDecimal.valueOf(UNITS.get(unit))), text);
+  }
+
+  /** The full unit name of an abbreviation with the same scale ({@code hr} → {@code hour}). */
+  private static String canonical(String unit) {
+    long scale = UNITS.get(unit);
+    for (String full : QUALIFIERS.keySet()) {
+      if (UNITS.get(full) == scale) {
+        return full;
+      }
     }
-    return dayTime(v.multiply(BigDecimal.valueOf(scale)), text);
+    return unit;
   }
 
   private static String yearMonth(long months) {
@@ -182,13 +187,10 @@ final class PgIntervals {
     return PgException.error("22007", "invalid input syntax for type interval: \"" + text + "\"");
   }
 
-  /** Small checks with interval-specific errors. */
-  private static final class Checks {
-    static void integral(BigDecimal v, String text) {
-      if (v.stripTrailingZeros().scale() > 0) {
-        throw PgException.error(
-            "0A000", "fractional months or years in interval '" + text + "' are not supported");
-      }
+  private static void requireWhole(BigDecimal v, String text) {
+    if (v.stripTrailingZeros().scale() > 0) {
+      throw PgException.error(
+          "0A000", "fractional months or years in interval '" + text + "' are not supported");
     }
   }
 }
