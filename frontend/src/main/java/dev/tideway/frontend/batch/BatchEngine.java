@@ -5,6 +5,7 @@ import dev.tideway.frontend.meta.PkRange;
 import dev.tideway.frontend.pgwire.PgException;
 import dev.tideway.frontend.pgwire.SqlState;
 import dev.tideway.frontend.sql.PgColumnNames;
+import dev.tideway.frontend.sql.PgParser;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ParameterMetaData;
@@ -38,8 +39,8 @@ import org.apache.calcite.util.Holder;
 
 /**
  * One session's batch query engine: a Calcite JDBC connection (enumerable convention) with
- * PostgreSQL-like parsing ({@code SqlDdlParserImpl}, lower-casing unquoted names, case-sensitive)
- * and {@link TwTypeSystem}. Schemas and functions are registered by the owner.
+ * PostgreSQL-like parsing ({@link PgParser}: Tideway's grammar, lower-casing unquoted names,
+ * case-sensitive) and {@link TwTypeSystem}. Schemas and functions are registered by the owner.
  *
  * <p>Thread confinement: the session's connection thread; {@link #cancel()} from any thread.
  */
@@ -84,7 +85,7 @@ public final class BatchEngine implements AutoCloseable {
   public BatchEngine(java.util.function.Supplier<Object> catalogVersion) {
     this.catalogVersion = catalogVersion;
     Properties p = new Properties();
-    p.setProperty("parserFactory", "org.apache.calcite.sql.parser.ddl.SqlDdlParserImpl#FACTORY");
+    p.setProperty("parserFactory", PgParser.class.getName() + "#FACTORY");
     p.setProperty("quoting", "DOUBLE_QUOTE");
     p.setProperty("unquotedCasing", "TO_LOWER");
     p.setProperty("quotedCasing", "UNCHANGED");

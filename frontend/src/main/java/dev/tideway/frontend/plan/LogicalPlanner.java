@@ -26,10 +26,11 @@ import org.apache.calcite.tools.Frameworks;
 import org.apache.calcite.tools.Planner;
 
 /**
- * A materialized view's query to a simplified logical {@link RelNode}: Calcite parse (with {@link
- * WindowRewriter}), validate and convert against the catalog's {@code public} schema (a fresh
- * planner per statement: Calcite planners are single-use and not thread-safe), then a Hep pass that
- * pushes filters into joins and merges projections.
+ * A materialized view's query to a simplified logical {@link RelNode}: parse (Tideway's grammar,
+ * RisingWave's windows and PostgreSQL syntax already rewritten by {@code PgParser}), validate and
+ * convert against the catalog's {@code public} schema (a fresh planner per statement: Calcite
+ * planners are single-use and not thread-safe), then a Hep pass that pushes filters into joins and
+ * merges projections.
  */
 public final class LogicalPlanner {
   private static final HepProgram HEP =
@@ -84,7 +85,7 @@ public final class LogicalPlanner {
             .build();
     Planner planner = Frameworks.getPlanner(config);
     try {
-      SqlNode parsed = planner.parse(query).accept(new WindowRewriter());
+      SqlNode parsed = planner.parse(query);
       SqlNode validated = planner.validate(parsed);
       RelNode rel = planner.rel(validated).project();
       // the view's columns named as PostgreSQL names them (count, sum, ?column?, ...)

@@ -3,6 +3,7 @@ package dev.tideway.frontend.sql;
 import dev.tideway.common.types.DataType;
 import dev.tideway.frontend.pgwire.PgException;
 import dev.tideway.frontend.pgwire.SqlState;
+import dev.tideway.sql.parser.SqlTwCreateSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -10,40 +11,21 @@ import java.util.Map;
 
 /**
  * {@code CREATE SOURCE [IF NOT EXISTS] name [(col type, ...)] WITH (connector = '...', ...) [FORMAT
- * x ENCODE y]}. Option keys may contain reserved words after dots ({@code nexmark.table.type}),
- * which is why this is recognised from tokens. A nexmark source without columns gets the columns of
- * its {@code nexmark.table.type}.
+ * x ENCODE y]} (parsed by the grammar) to {@link Statement.CreateSource}: only the {@code datagen}
+ * and {@code nexmark} connectors; a nexmark source without columns gets the columns of its {@code
+ * nexmark.table.type}. Stateless.
  */
 final class SourceParser {
   private SourceParser() {}
 
-  static Statement parse(String text, List<Token> t) {
-    int i = 2;
-    if (t.size() > i && t.get(i).isWord("IF")) {
-      i += 3;
+  static Statement createSource(SqlTwCreateSource src) {
+    if (src.with == null) {
+      throw PgException.error(
+          SqlState.SYNTAX_ERROR, "CREATE SOURCE needs WITH (connector = '...')");
     }
-    if (i >= t.size()) {
-      throw PgException.error(SqlState.SYNTAX_ERROR, "syntax error at end of input");
-    }
-    String name = t.get(i++).identifier();
-    List<Statement.ColumnDef> cols = new ArrayList<>();
-    if (i < t.size() && t.get(i).kind() == Token.Kind.LPAREN) {
-      int close = close(t, i);
-      String inner = text.substring(t.get(i).offset() + 1, t.get(close).offset());
-      Statement.CreateTable ct =
-          (Statement.CreateTable)
-              StatementParser.parse("CREATE TABLE x (" + inner + ")").statement();
-      cols.addAll(ct.columns());
-      i = close + 1;
-    }
-    if (i >= t.size()
-        || !t.get(i).isWord("WITH")
-        || i + 1 >= t.size()
-        || t.get(i + 1).kind() != Token.Kind.LPAREN) {
-      throw PgException.error(SqlState.SYNTAX_ERROR, "CREATE SOURCE needs WITH (connector = '...')")
-          .withPosition(i < t.size() ? t.get(i).offset() + 1 : text.length());
-    }
-    Map<String, String> with = StatementParser.withOptions(t, i + 1);
+    List<Statement.ColumnDef> cols =
+        new ArrayList<>(StatementParser.columnDefs(src.columns(), src.primaryKey()));
+    Map<String, String> with = src.withOptions();
     String connector = with.getOrDefault("connector", "").toLowerCase(Locale.ROOT);
     if (!connector.equals("datagen") && !connector.equals("nexmark")) {
       throw PgException.unsupported("connector '" + connector + "' (use 'datagen' or 'nexmark')");
@@ -54,19 +36,7 @@ final class SourceParser {
       }
       cols.addAll(nexmarkColumns(with.getOrDefault("nexmark.table.type", "")));
     }
-    return new Statement.CreateSource(name, cols, with);
-  }
-
-  private static int close(List<Token> t, int open) {
-    int depth = 0;
-    for (int i = open; i < t.size(); i++) {
-      if (t.get(i).kind() == Token.Kind.LPAREN) {
-        depth++;
-      } else if (t.get(i).kind() == Token.Kind.RPAREN && --depth == 0) {
-        return i;
-      }
-    }
-    throw PgException.error(SqlState.SYNTAX_ERROR, "syntax error: unbalanced parenthesis");
+    return new Statement.CreateSource(StatementParser.name(src.name), cols, with);
   }
 
   /** The nexmark tables' columns (RisingWave's names). */

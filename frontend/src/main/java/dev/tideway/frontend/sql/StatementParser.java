@@ -4,46 +4,43 @@ import dev.tideway.common.types.DataType;
 import dev.tideway.frontend.meta.RelationKind;
 import dev.tideway.frontend.pgwire.PgException;
 import dev.tideway.frontend.pgwire.SqlState;
+import dev.tideway.sql.parser.SqlTwCommand;
+import dev.tideway.sql.parser.SqlTwCreateSource;
+import dev.tideway.sql.parser.SqlTwCreateTable;
+import dev.tideway.sql.parser.SqlTwDrop;
+import dev.tideway.sql.parser.TwNodes;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.OptionalLong;
-import org.apache.calcite.avatica.util.Casing;
-import org.apache.calcite.avatica.util.Quoting;
 import org.apache.calcite.sql.SqlBasicTypeNameSpec;
 import org.apache.calcite.sql.SqlDataTypeSpec;
+import org.apache.calcite.sql.SqlExplain;
 import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.SqlNumericLiteral;
+import org.apache.calcite.sql.SqlSetOption;
 import org.apache.calcite.sql.ddl.SqlColumnDeclaration;
-import org.apache.calcite.sql.ddl.SqlCreateTable;
-import org.apache.calcite.sql.ddl.SqlKeyConstraint;
+import org.apache.calcite.sql.ddl.SqlCreateMaterializedView;
+import org.apache.calcite.sql.ddl.SqlCreateView;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
-import org.apache.calcite.sql.parser.ddl.SqlDdlParserImpl;
-import org.apache.calcite.sql.validate.SqlConformanceEnum;
 
 /**
- * Parses one statement. Whole-statement commands Calcite's grammar lacks (SHOW, SET, FLUSH, CANCEL
- * JOBS, CREATE SOURCE ... WITH, DROP SOURCE, transactions) are recognised here from tokens; DML and
- * CREATE MATERIALIZED VIEW are split into their parts from tokens; CREATE TABLE and every query go
- * through calcite-server's {@code SqlDdlParserImpl} (after {@link PgRewriter}), so syntax errors
- * come back as {@code 42601} with the position Calcite reports.
+ * Parses one statement with Tideway's generated grammar ({@link PgParser}, after the few text
+ * rewrites of {@link PgRewriter}) and turns the tree into a {@link Statement}. Statements the
+ * grammar does not know are answered from their first words: PostgreSQL session commands (RESET,
+ * DISCARD, DEALLOCATE, END, ABORT) as no-ops, other PostgreSQL statements (COPY, GRANT, CREATE
+ * INDEX, ...) as {@code 0A000} naming the construct. INSERT/UPDATE/DELETE are split into their
+ * queries by {@link Dml}. Syntax errors are {@code 42601} with PostgreSQL's message and position.
  *
  * <p>Stateless; all methods are pure functions of the text.
  */
 public final class StatementParser {
-  /** PostgreSQL-like: unquoted names fold to lower case, "quoted" ones are kept, case-sensitive. */
-  public static final SqlParser.Config PARSER =
-      SqlParser.config()
-          .withParserFactory(SqlDdlParserImpl.FACTORY)
-          .withQuoting(Quoting.DOUBLE_QUOTE)
-          .withUnquotedCasing(Casing.TO_LOWER)
-          .withQuotedCasing(Casing.UNCHANGED)
-          .withCaseSensitive(true)
-          .withConformance(SqlConformanceEnum.LENIENT);
+  /** The parser configuration every SQL text of a session is parsed with. */
+  public static final SqlParser.Config PARSER = PgParser.CONFIG;
 
   /** A statement and, per {@code ?} of its Calcite text, the PostgreSQL parameter number. */
   public record Parsed(Statement statement, List<Integer> paramOrder) {}
@@ -84,20 +81,12 @@ public final class StatementParser {
   private static Statement statement(String text, List<Token> t, String original) {
     String w0 = word(t, 0);
     return switch (w0) {
-      case "SHOW" -> new Statement.Show(joinLower(t.subList(1, t.size())));
-      case "SET" -> set(t);
       case "RESET" -> new Statement.NoOp("RESET");
-      case "FLUSH", "WAIT" -> new Statement.Flush();
-      case "CANCEL" -> cancel(t);
-      case "BEGIN", "START" ->
-          new Statement.NoOp(w0.equals("BEGIN") ? "BEGIN" : "START TRANSACTION");
-      case "COMMIT", "END" -> new Statement.NoOp("COMMIT");
-      case "ROLLBACK", "ABORT" -> new Statement.NoOp("ROLLBACK");
+      case "WAIT" -> new Statement.Flush();
+      case "END" -> new Statement.NoOp("COMMIT");
+      case "ABORT" -> new Statement.NoOp("ROLLBACK");
       case "DISCARD" -> new Statement.NoOp("DISCARD ALL");
       case "DEALLOCATE" -> new Statement.NoOp("DEALLOCATE");
-      case "EXPLAIN" -> explain(text, t, original);
-      case "CREATE" -> create(text, t);
-      case "DROP" -> drop(t);
       case "INSERT" -> Dml.insert(text, t);
       case "UPDATE" -> Dml.update(text, t);
       case "DELETE" -> Dml.delete(text, t);
@@ -112,7 +101,12 @@ public final class StatementParser {
         }
         yield query(text);
       }
-      case "ALTER" -> alter(t);
+      case "CREATE", "DROP", "ALTER" -> {
+        rejectUnsupportedDdl(w0, t);
+        yield fromTree(text, t, original, calciteParse(text));
+      }
+      case "SHOW", "SET", "FLUSH", "CANCEL", "EXPLAIN", "BEGIN", "START", "COMMIT", "ROLLBACK" ->
+          fromTree(text, t, original, calciteParse(text));
       case "COPY",
           "GRANT",
           "REVOKE",
@@ -135,181 +129,72 @@ public final class StatementParser {
     };
   }
 
+  /** DDL the grammar has no production for: 0A000 naming it (not a syntax error). */
+  private static void rejectUnsupportedDdl(String w0, List<Token> t) {
+    String w1 = word(t, 1);
+    if (w0.equals("ALTER")) {
+      if (!w1.equals("MATERIALIZED")) {
+        throw PgException.unsupported(
+            "ALTER statement (only ALTER MATERIALIZED VIEW ... SET BACKFILL_RATE_LIMIT)");
+      }
+      return;
+    }
+    boolean known =
+        switch (w1) {
+          case "TABLE", "SOURCE", "MATERIALIZED", "VIEW" -> true;
+          default -> false;
+        };
+    if (!known && t.size() > 1 && t.get(1).kind() == Token.Kind.WORD) {
+      throw PgException.unsupported(w0 + " " + w1);
+    }
+  }
+
   static PgException syntax(Token at) {
     return PgException.error(SqlState.SYNTAX_ERROR, "syntax error at or near \"" + at.text() + "\"")
         .withPosition(at.offset() + 1);
   }
 
-  private static String joinLower(List<Token> t) {
-    StringBuilder sb = new StringBuilder();
-    for (Token x : t) {
-      if (sb.length() > 0 && x.kind() != Token.Kind.DOT && !sb.toString().endsWith(".")) {
-        sb.append(' ');
-      }
-      sb.append(
-          x.kind() == Token.Kind.STRING ? x.stringValue() : x.text().toLowerCase(Locale.ROOT));
-    }
-    return sb.toString();
+  private static PgException endOfInput() {
+    return PgException.error(SqlState.SYNTAX_ERROR, "syntax error at end of input");
   }
 
-  private static Statement set(List<Token> t) {
-    int i = 1;
-    if (word(t, i).equals("SESSION") || word(t, i).equals("LOCAL")) {
-      i++;
-    }
-    if (i >= t.size()) {
-      throw PgException.error(SqlState.SYNTAX_ERROR, "syntax error at end of input");
-    }
-    StringBuilder name = new StringBuilder(t.get(i++).identifier());
-    while (i + 1 < t.size() && t.get(i).kind() == Token.Kind.DOT) {
-      name.append('.').append(t.get(i + 1).identifier());
-      i += 2;
-    }
-    if (name.toString().equals("time") && word(t, i).equals("ZONE")) {
-      name = new StringBuilder("timezone");
-      i++;
-    } else if (i < t.size() && (t.get(i).isOp("=") || t.get(i).isWord("TO"))) {
-      i++;
-    } else {
-      throw i < t.size()
-          ? syntax(t.get(i))
-          : PgException.error(SqlState.SYNTAX_ERROR, "syntax error at end of input");
-    }
-    List<String> values = new ArrayList<>();
-    for (; i < t.size(); i++) {
-      Token v = t.get(i);
-      if (v.kind() == Token.Kind.COMMA) {
-        continue;
-      }
-      values.add(
-          v.kind() == Token.Kind.STRING || v.kind() == Token.Kind.E_STRING
-              ? v.stringValue()
-              : v.text());
-    }
-    return new Statement.SetVar(name.toString(), String.join(", ", values));
-  }
-
-  /** {@code ALTER MATERIALIZED VIEW name SET BACKFILL_RATE_LIMIT = n | DEFAULT}; else 0A000. */
-  private static Statement alter(List<Token> t) {
-    boolean rateLimit =
-        word(t, 1).equals("MATERIALIZED")
-            && word(t, 2).equals("VIEW")
-            && t.size() >= 8
-            && word(t, 4).equals("SET")
-            && word(t, 5).equals("BACKFILL_RATE_LIMIT")
-            && (t.get(6).isOp("=") || t.get(6).isWord("TO"));
-    if (!rateLimit) {
-      throw PgException.unsupported(
-          "ALTER statement (only ALTER MATERIALIZED VIEW ... SET BACKFILL_RATE_LIMIT)");
-    }
-    StringBuilder value = new StringBuilder();
-    for (Token x : t.subList(7, t.size())) {
-      value.append(x.text());
-    }
-    String v = value.toString();
-    if (v.equalsIgnoreCase("DEFAULT")) {
-      return new Statement.AlterBackfillRateLimit(t.get(3).identifier(), OptionalLong.empty());
-    }
-    long n = v.matches("\\d{1,18}") ? Long.parseLong(v) : -1;
-    if (n < 0) {
-      throw PgException.error(
-              SqlState.INVALID_PARAMETER_VALUE,
-              "invalid value for BACKFILL_RATE_LIMIT: \"" + v + "\"")
-          .withHint("use a non-negative number of rows per second, or DEFAULT");
-    }
-    return new Statement.AlterBackfillRateLimit(t.get(3).identifier(), OptionalLong.of(n));
-  }
-
-  private static Statement cancel(List<Token> t) {
-    String w1 = word(t, 1);
-    if (!w1.equals("JOBS") && !w1.equals("JOB")) {
-      throw t.size() > 1
-          ? syntax(t.get(1))
-          : PgException.error(SqlState.SYNTAX_ERROR, "syntax error at end of input");
-    }
-    List<Long> ids = new ArrayList<>();
-    for (int i = 2; i < t.size(); i++) {
-      Token x = t.get(i);
-      if (x.kind() == Token.Kind.NUMBER) {
-        ids.add(Long.parseLong(x.text()));
-      } else if (x.kind() != Token.Kind.COMMA) {
-        throw syntax(x);
-      }
-    }
-    if (ids.isEmpty()) {
-      throw PgException.error(SqlState.SYNTAX_ERROR, "CANCEL JOBS needs at least one job id");
-    }
-    return new Statement.CancelJobs(ids);
-  }
-
-  private static Statement explain(String text, List<Token> t, String original) {
-    int i = 1;
-    while (word(t, i).equals("ANALYZE") || word(t, i).equals("VERBOSE")) {
-      i++;
-    }
-    if (word(t, i).equals("PLAN") && word(t, i + 1).equals("FOR")) {
-      i += 2;
-    }
-    if (i >= t.size()) {
-      throw PgException.error(SqlState.SYNTAX_ERROR, "syntax error at end of input");
-    }
-    Statement inner =
-        statement(
-            text.substring(t.get(i).offset()),
-            significant(Lexer.lex(text.substring(t.get(i).offset()))),
-            original);
-    if (!(inner instanceof Statement.Query || inner instanceof Statement.CreateMaterializedView)) {
-      throw PgException.unsupported("EXPLAIN of " + inner.getClass().getSimpleName());
-    }
-    return new Statement.Explain(inner);
-  }
-
-  private static Statement create(String text, List<Token> t) {
-    String w1 = word(t, 1);
-    return switch (w1) {
-      case "TABLE" -> createTable(text, t);
-      case "SOURCE" -> createSource(text, t);
-      case "MATERIALIZED" -> createMv(text, t);
-      case "VIEW",
-          "INDEX",
-          "SINK",
-          "FUNCTION",
-          "SCHEMA",
-          "DATABASE",
-          "USER",
-          "ROLE",
-          "SEQUENCE",
-          "TYPE",
-          "SUBSCRIPTION",
-          "CONNECTION",
-          "SECRET",
-          "UNIQUE",
-          "OR",
-          "TEMP",
-          "TEMPORARY" ->
-          throw PgException.unsupported("CREATE " + w1);
-      default ->
-          throw t.size() > 1
-              ? syntax(t.get(1))
-              : PgException.error(SqlState.SYNTAX_ERROR, "syntax error at end of input");
-    };
-  }
-
-  /** Parses text with Calcite's DDL parser, mapping parse errors to 42601. */
+  /**
+   * Parses text with the generated grammar. A syntax error is {@code 42601} with PostgreSQL's
+   * message (the token at the error, or the end of input), its position, and Calcite's expectation
+   * as DETAIL.
+   */
   static SqlNode calciteParse(String text) {
     try {
       return SqlParser.create(text, PARSER).parseStmt();
     } catch (SqlParseException e) {
-      String msg =
-          e.getMessage() == null
-              ? "syntax error"
-              : e.getMessage().lines().findFirst().orElse("syntax error");
-      PgException pe = PgException.error(SqlState.SYNTAX_ERROR, "syntax error: " + msg);
-      if (e.getPos() != null && e.getPos().getLineNum() > 0) {
-        pe = pe.withPosition(offset(text, e.getPos().getLineNum(), e.getPos().getColumnNum()) + 1);
+      for (Throwable c = e.getCause(); c != null; c = c.getCause()) {
+        if (c instanceof PgException pe) {
+          throw pe; // from PgShuttle: an unknown type, an invalid interval
+        }
       }
-      throw pe;
+      String detail = e.getMessage() == null ? "" : e.getMessage().lines().findFirst().orElse("");
+      if (e.getPos() == null || e.getPos().getLineNum() <= 0) {
+        throw PgException.error(SqlState.SYNTAX_ERROR, "syntax error: " + detail);
+      }
+      int at = offset(text, e.getPos().getLineNum(), e.getPos().getColumnNum());
+      Token near = detail.contains("\"<EOF>\"") ? null : tokenAt(text, at);
+      PgException pe =
+          near == null
+              ? PgException.error(SqlState.SYNTAX_ERROR, "syntax error at end of input")
+                  .withPosition(text.length() + 1)
+              : syntax(near);
+      throw detail.isEmpty() ? pe : pe.withDetail(detail);
     }
+  }
+
+  /** The significant token covering or following {@code offset}; null at the end of input. */
+  private static Token tokenAt(String text, int offset) {
+    for (Token x : significant(Lexer.lex(text))) {
+      if (x.offset() + x.text().length() > offset && x.kind() != Token.Kind.SEMI) {
+        return x;
+      }
+    }
+    return null;
   }
 
   static int offset(String text, int line, int col) {
@@ -329,56 +214,170 @@ public final class StatementParser {
     return new Statement.Query(text);
   }
 
-  private static Statement createTable(String text, List<Token> t) {
-    boolean ifNotExists = word(t, 2).equals("IF");
-    int withAt = -1;
+  /** The statement a parsed tree stands for. */
+  private static Statement fromTree(String text, List<Token> t, String original, SqlNode node) {
+    if (node instanceof SqlTwCreateTable ct) {
+      return createTable(ct);
+    }
+    if (node instanceof SqlTwCreateSource src) {
+      return SourceParser.createSource(src);
+    }
+    if (node instanceof SqlCreateMaterializedView mv) {
+      return new Statement.CreateMaterializedView(
+          name(mv.name), afterTopLevelAs(text, t), mv.ifNotExists);
+    }
+    if (node instanceof SqlCreateView) {
+      throw PgException.unsupported("CREATE VIEW");
+    }
+    if (node instanceof SqlTwDrop d) {
+      return drop(d);
+    }
+    if (node instanceof SqlSetOption set) {
+      return set(set);
+    }
+    if (node instanceof SqlTwCommand c) {
+      return command(text, t, original, c);
+    }
+    if (node instanceof SqlExplain) {
+      return explain(text, t, original, indexAfterWord(t, "FOR"));
+    }
+    if (node.getKind().belongsTo(SqlKind.QUERY)) {
+      return new Statement.Query(text);
+    }
+    throw PgException.unsupported(node.getKind().sql + " statement");
+  }
+
+  private static Statement command(String text, List<Token> t, String original, SqlTwCommand c) {
+    return switch (c.verb()) {
+      case SHOW -> new Statement.Show(c.showWhat());
+      case FLUSH -> new Statement.Flush();
+      case CANCEL_JOBS -> {
+        if (c.jobIds().isEmpty()) {
+          throw PgException.error(SqlState.SYNTAX_ERROR, "CANCEL JOBS needs at least one job id");
+        }
+        yield new Statement.CancelJobs(c.jobIds());
+      }
+      case EXPLAIN -> explain(text, t, original, 1);
+      case BEGIN -> new Statement.NoOp("BEGIN");
+      case START_TRANSACTION -> new Statement.NoOp("START TRANSACTION");
+      case COMMIT -> new Statement.NoOp("COMMIT");
+      case ROLLBACK -> new Statement.NoOp("ROLLBACK");
+      case ALTER_MATERIALIZED_VIEW_SET -> alterMaterializedView(c.args());
+    };
+  }
+
+  /** {@code SET name = value, ...} (several values joined with ", "); {@code RESET}: a no-op. */
+  private static Statement set(SqlSetOption set) {
+    if (set.getValue() == null) {
+      return new Statement.NoOp("RESET");
+    }
+    List<String> values = new ArrayList<>();
+    for (SqlNode v :
+        set.getValue() instanceof SqlNodeList l ? l.getList() : List.of(set.getValue())) {
+      values.add(TwNodes.text(v));
+    }
+    return new Statement.SetVar(
+        String.join(".", set.getName().names).toLowerCase(Locale.ROOT), String.join(", ", values));
+  }
+
+  /** {@code ALTER MATERIALIZED VIEW name SET BACKFILL_RATE_LIMIT = n | DEFAULT}; else 0A000. */
+  private static Statement alterMaterializedView(SqlNodeList args) {
+    String view = name((SqlIdentifier) args.get(0));
+    String key = TwNodes.text(args.get(1)).toLowerCase(Locale.ROOT);
+    if (!key.equals("backfill_rate_limit")) {
+      throw PgException.unsupported(
+          "ALTER MATERIALIZED VIEW ... SET " + key + " (only BACKFILL_RATE_LIMIT)");
+    }
+    SqlNode value = args.get(2);
+    String v = TwNodes.text(value);
+    if (v.equalsIgnoreCase("default")) {
+      return new Statement.AlterBackfillRateLimit(view, OptionalLong.empty());
+    }
+    long n = -1;
+    if (value instanceof SqlNumericLiteral num && num.isInteger() && v.matches("\\d{1,18}")) {
+      n = Long.parseLong(v);
+    }
+    if (n < 0) {
+      throw PgException.error(
+              SqlState.INVALID_PARAMETER_VALUE,
+              "invalid value for BACKFILL_RATE_LIMIT: \"" + v + "\"")
+          .withHint("use a non-negative number of rows per second, or DEFAULT");
+    }
+    return new Statement.AlterBackfillRateLimit(view, OptionalLong.of(n));
+  }
+
+  /** {@code EXPLAIN statement}: the statement from token {@code from} on, a query or a view. */
+  private static Statement explain(String text, List<Token> t, String original, int from) {
+    if (from >= t.size()) {
+      throw endOfInput();
+    }
+    String innerText = text.substring(t.get(from).offset());
+    Statement inner = statement(innerText, significant(Lexer.lex(innerText)), original);
+    if (!(inner instanceof Statement.Query || inner instanceof Statement.CreateMaterializedView)) {
+      throw PgException.unsupported("EXPLAIN of " + inner.getClass().getSimpleName());
+    }
+    return new Statement.Explain(inner);
+  }
+
+  private static int indexAfterWord(List<Token> t, String w) {
     for (int i = 0; i < t.size(); i++) {
-      if (t.get(i).isWord("WITH") || t.get(i).isWord("APPEND") || t.get(i).isWord("FORMAT")) {
-        withAt = i;
-        break;
+      if (t.get(i).isWord(w)) {
+        return i + 1;
       }
     }
-    if (withAt >= 0) {
-      throw PgException.unsupported(
-          "CREATE TABLE with "
-              + t.get(withAt).text().toUpperCase(Locale.ROOT)
-              + " (connector tables; use CREATE SOURCE)");
+    return t.size();
+  }
+
+  /** The text after the first {@code AS} outside parentheses (a view's query). */
+  private static String afterTopLevelAs(String text, List<Token> t) {
+    int depth = 0;
+    for (int i = 0; i + 1 < t.size(); i++) {
+      Token x = t.get(i);
+      depth += x.kind() == Token.Kind.LPAREN ? 1 : x.kind() == Token.Kind.RPAREN ? -1 : 0;
+      if (depth == 0 && x.isWord("AS")) {
+        return text.substring(t.get(i + 1).offset());
+      }
     }
-    SqlNode node = calciteParse(text);
-    if (!(node instanceof SqlCreateTable ct)) {
-      throw PgException.error(SqlState.SYNTAX_ERROR, "syntax error in CREATE TABLE");
+    throw endOfInput();
+  }
+
+  private static Statement createTable(SqlTwCreateTable ct) {
+    if (ct.appendOnly || ct.with != null || ct.formatEncode != null) {
+      String clause = ct.appendOnly ? "APPEND ONLY" : ct.with != null ? "WITH" : "FORMAT";
+      throw PgException.unsupported(
+          "CREATE TABLE with " + clause + " (connector tables; use CREATE SOURCE)");
     }
     if (ct.query != null) {
       throw PgException.unsupported("CREATE TABLE AS");
     }
-    List<Statement.ColumnDef> cols = new ArrayList<>();
-    List<String> pk = new ArrayList<>();
-    for (SqlNode n : ct.columnList == null ? List.<SqlNode>of() : ct.columnList.getList()) {
-      if (n instanceof SqlColumnDeclaration c) {
-        if (c.expression != null) {
-          throw PgException.unsupported("column DEFAULT (column \"" + c.name.getSimple() + "\")");
-        }
-        cols.add(
-            new Statement.ColumnDef(
-                c.name.getSimple(),
-                dataType(c.dataType),
-                !Boolean.TRUE.equals(c.dataType.getNullable())));
-      } else if (n instanceof SqlKeyConstraint k) {
-        if (!k.getOperator().getName().equals("PRIMARY KEY")) {
-          throw PgException.unsupported("UNIQUE constraints");
-        }
-        for (SqlNode id : (SqlNodeList) k.getOperandList().get(1)) {
-          pk.add(((SqlIdentifier) id).getSimple());
-        }
-      } else {
-        throw PgException.unsupported("table element " + n);
+    List<String> pk = ct.primaryKey();
+    return new Statement.CreateTable(
+        name(ct.name), columnDefs(ct.columns(), pk), pk, ct.ifNotExists);
+  }
+
+  /** Column declarations as {@link Statement.ColumnDef}s; primary-key columns are NOT NULL. */
+  static List<Statement.ColumnDef> columnDefs(List<SqlColumnDeclaration> cols, List<String> pk) {
+    List<Statement.ColumnDef> out = new ArrayList<>();
+    for (SqlColumnDeclaration c : cols) {
+      String name = c.name.getSimple();
+      if (c.expression != null) {
+        throw PgException.unsupported("column DEFAULT (column \"" + name + "\")");
       }
+      boolean notNull = !Boolean.TRUE.equals(c.dataType.getNullable()) || pk.contains(name);
+      out.add(new Statement.ColumnDef(name, dataType(c.dataType), notNull));
     }
-    List<Statement.ColumnDef> withPk = new ArrayList<>();
-    for (Statement.ColumnDef c : cols) {
-      withPk.add(new Statement.ColumnDef(c.name(), c.type(), c.notNull() || pk.contains(c.name())));
-    }
-    return new Statement.CreateTable(name(ct.name), withPk, pk, ifNotExists);
+    return out;
+  }
+
+  private static Statement drop(SqlTwDrop d) {
+    RelationKind kind =
+        switch (d.kind()) {
+          case TABLE -> RelationKind.TABLE;
+          case SOURCE -> RelationKind.SOURCE;
+          case MATERIALIZED_VIEW -> RelationKind.MATERIALIZED_VIEW;
+          case VIEW -> throw PgException.unsupported("DROP VIEW");
+        };
+    return new Statement.Drop(kind, name(d.name()), d.ifExists, d.cascade());
   }
 
   static String name(SqlIdentifier id) {
@@ -400,120 +399,7 @@ public final class StatementParser {
       }
       return SqlTypes.parseColumnType(n);
     }
-    return SqlTypes.parseColumnType(spec.getTypeNameSpec().getTypeName().getSimple());
-  }
-
-  private static Statement createMv(String text, List<Token> t) {
-    if (!word(t, 2).equals("VIEW")) {
-      throw t.size() > 2
-          ? syntax(t.get(2))
-          : PgException.error(SqlState.SYNTAX_ERROR, "syntax error at end of input");
-    }
-    int i = 3;
-    boolean ifNotExists = false;
-    if (word(t, i).equals("IF")) {
-      ifNotExists = true;
-      i += 3;
-    }
-    if (i >= t.size()) {
-      throw PgException.error(SqlState.SYNTAX_ERROR, "syntax error at end of input");
-    }
-    String name = t.get(i).identifier();
-    i++;
-    if (i + 1 < t.size() && t.get(i).kind() == Token.Kind.DOT) {
-      name = t.get(i + 1).identifier();
-      i += 2;
-    }
-    if (!word(t, i).equals("AS")) {
-      throw i < t.size()
-          ? syntax(t.get(i))
-          : PgException.error(SqlState.SYNTAX_ERROR, "syntax error at end of input");
-    }
-    if (i + 1 >= t.size()) {
-      throw PgException.error(SqlState.SYNTAX_ERROR, "syntax error at end of input");
-    }
-    String q = text.substring(t.get(i + 1).offset());
-    calciteParse(q);
-    return new Statement.CreateMaterializedView(name, q, ifNotExists);
-  }
-
-  private static Statement drop(List<Token> t) {
-    String w1 = word(t, 1);
-    RelationKind kind;
-    int i;
-    switch (w1) {
-      case "TABLE" -> {
-        kind = RelationKind.TABLE;
-        i = 2;
-      }
-      case "SOURCE" -> {
-        kind = RelationKind.SOURCE;
-        i = 2;
-      }
-      case "MATERIALIZED" -> {
-        if (!word(t, 2).equals("VIEW")) {
-          throw t.size() > 2
-              ? syntax(t.get(2))
-              : PgException.error(SqlState.SYNTAX_ERROR, "syntax error at end of input");
-        }
-        kind = RelationKind.MATERIALIZED_VIEW;
-        i = 3;
-      }
-      case "VIEW", "INDEX", "SINK", "FUNCTION", "SCHEMA", "DATABASE", "USER" ->
-          throw PgException.unsupported("DROP " + w1);
-      default ->
-          throw t.size() > 1
-              ? syntax(t.get(1))
-              : PgException.error(SqlState.SYNTAX_ERROR, "syntax error at end of input");
-    }
-    boolean ifExists = false;
-    if (word(t, i).equals("IF") && word(t, i + 1).equals("EXISTS")) {
-      ifExists = true;
-      i += 2;
-    }
-    if (i >= t.size()) {
-      throw PgException.error(SqlState.SYNTAX_ERROR, "syntax error at end of input");
-    }
-    String name = t.get(i).identifier();
-    if (i + 2 < t.size() && t.get(i + 1).kind() == Token.Kind.DOT) {
-      name = t.get(i + 2).identifier();
-      i += 2;
-    }
-    boolean cascade = word(t, i + 1).equals("CASCADE");
-    return new Statement.Drop(kind, name, ifExists, cascade);
-  }
-
-  private static Statement createSource(String text, List<Token> t) {
-    return SourceParser.parse(text, t);
-  }
-
-  /** {@code key = value} pairs of a {@code WITH (...)} list starting at the open paren. */
-  static Map<String, String> withOptions(List<Token> t, int open) {
-    Map<String, String> out = new LinkedHashMap<>();
-    int i = open + 1;
-    while (i < t.size() && t.get(i).kind() != Token.Kind.RPAREN) {
-      StringBuilder key = new StringBuilder();
-      while (i < t.size() && !t.get(i).isOp("=")) {
-        Token k = t.get(i++);
-        key.append(
-            k.kind() == Token.Kind.STRING
-                ? k.stringValue()
-                : k.kind() == Token.Kind.DOT ? "." : k.text().toLowerCase(Locale.ROOT));
-      }
-      i++;
-      if (i >= t.size()) {
-        throw PgException.error(SqlState.SYNTAX_ERROR, "syntax error at end of input");
-      }
-      Token v = t.get(i++);
-      out.put(
-          key.toString(),
-          v.kind() == Token.Kind.STRING || v.kind() == Token.Kind.E_STRING
-              ? v.stringValue()
-              : v.text());
-      if (i < t.size() && t.get(i).kind() == Token.Kind.COMMA) {
-        i++;
-      }
-    }
-    return out;
+    List<String> names = spec.getTypeNameSpec().getTypeName().names;
+    return SqlTypes.parseColumnType(names.get(names.size() - 1));
   }
 }

@@ -1,7 +1,8 @@
 /**
- * SQL text to statements: {@link Lexer} and {@link PgRewriter} turn PostgreSQL-flavoured text into
- * what Calcite's parser accepts, {@link StatementParser} recognises the statements Calcite cannot
- * parse (SHOW, SET, FLUSH, CANCEL JOBS, CREATE SOURCE ... WITH, transactions) and parses the rest
- * with calcite-server's DDL parser into {@link Statement}s. {@link Session} runs them.
+ * SQL text to statements: {@link Lexer} splits and tokenizes, {@link PgRewriter} makes the few text
+ * changes left ({@code $n}, {@code E''}, client quirks), {@link PgParser} parses with Tideway's
+ * generated grammar (module sql-parser) and rewrites PostgreSQL constructs in queries ({@link
+ * PgShuttle}), and {@link StatementParser} turns the tree into a {@link Statement}, which the
+ * session runs.
  */
 package dev.tideway.frontend.sql;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tideway.frontend.pgwire.PgException;
+import org.apache.calcite.sql.dialect.CalciteSqlDialect;
 import org.junit.jupiter.api.Test;
 
 class PgIntervalsTest {
@@ -52,14 +53,23 @@ class PgIntervalsTest {
   }
 
   @Test
-  void theRewriterReplacesOnlyPostgresStyleLiterals() {
-    assertThat(PgRewriter.rewrite("SELECT ts + INTERVAL '1 hour' FROM t").sql())
+  void theParserTypesOnlyPostgresStyleLiterals() {
+    assertThat(tree("SELECT ts + INTERVAL '1 hour' FROM t"))
         .isEqualTo("SELECT ts + INTERVAL '1' HOUR(10) FROM t");
-    assertThat(PgRewriter.rewrite("SELECT ts + INTERVAL '10' SECOND FROM t").changed()).isFalse();
-    assertThat(
-            PgRewriter.rewrite(
-                    "SELECT window_start FROM TUMBLE(bid, date_time, INTERVAL '2 minutes')")
-                .sql())
+    assertThat(tree("SELECT ts + INTERVAL '10' SECOND FROM t"))
+        .isEqualTo("SELECT ts + INTERVAL '10' SECOND FROM t");
+    assertThat(tree("SELECT window_start FROM TUMBLE(bid, date_time, INTERVAL '2 minutes')"))
         .contains("INTERVAL '2' MINUTE(10))");
+    assertThatThrownBy(() -> tree("SELECT INTERVAL '1 fortnight'"))
+        .isInstanceOf(PgException.class)
+        .hasMessageContaining("fortnight")
+        .satisfies(e -> assertThat(((PgException) e).sqlState()).isEqualTo("22007"));
+  }
+
+  private static String tree(String sql) {
+    return StatementParser.calciteParse(sql)
+        .toSqlString(c -> c.withDialect(CalciteSqlDialect.DEFAULT).withQuoteAllIdentifiers(false))
+        .getSql()
+        .replaceAll("\\s+", " ");
   }
 }

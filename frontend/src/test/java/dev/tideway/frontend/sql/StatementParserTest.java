@@ -8,6 +8,7 @@ import dev.tideway.frontend.meta.RelationKind;
 import dev.tideway.frontend.pgwire.PgException;
 import java.util.List;
 import java.util.Map;
+import org.apache.calcite.sql.dialect.CalciteSqlDialect;
 import org.junit.jupiter.api.Test;
 
 class StatementParserTest {
@@ -74,7 +75,7 @@ class StatementParserTest {
     assertThat(parse("insert into t select g, g % 7 from generate_series(1, 10) as g"))
         .isEqualTo(
             new Statement.Insert(
-                "t", List.of(), "select g, g % 7 from generate_series(1, 10) AS g(g)"));
+                "t", List.of(), "select g, g % 7 from generate_series(1, 10) as g"));
     assertThat(parse("UPDATE t SET k = k + 1, v = 'a,b' WHERE id < f(1, 2)"))
         .isEqualTo(
             new Statement.Update(
@@ -117,36 +118,70 @@ class StatementParserTest {
         .isEqualTo(new Statement.Explain(new Statement.Query("SELECT 1")));
   }
 
+  private static String tree(String sql) {
+    return StatementParser.calciteParse(PgRewriter.rewrite(sql).sql())
+        .toSqlString(c -> c.withDialect(CalciteSqlDialect.DEFAULT).withQuoteAllIdentifiers(false))
+        .getSql()
+        .replaceAll("\\s+", " ");
+  }
+
   @Test
-  void postgresSyntaxIsRewrittenForCalcite() {
-    assertThat(PgRewriter.rewrite("SELECT '10'::bigint + 1, k::int8, v::varchar(10)").sql())
-        .isEqualTo("SELECT CAST('10' AS BIGINT) + 1, CAST(k AS BIGINT), CAST(v AS VARCHAR)");
-    assertThat(PgRewriter.rewrite("SELECT c.oid::pg_catalog.regclass, 'pg_class'::regclass").sql())
-        .isEqualTo("SELECT pg_regclass_name(c.oid), pg_regclass_oid('pg_class')");
-    assertThat(
-            PgRewriter.rewrite(
-                    "WHERE c.relname OPERATOR(pg_catalog.~) '^(t)$' COLLATE pg_catalog.default AND x")
-                .sql())
-        .isEqualTo("WHERE pg_regex_match(c.relname, '^(t)$', 0) AND x");
-    assertThat(
-            PgRewriter.rewrite("WHERE n.nspname !~ '^pg_toast' AND n.nspname NOT LIKE E'pg\\\\_%'")
-                .sql())
+  void postgresSyntaxParsesIntoWhatCalciteValidates() {
+    assertThat(tree("SELECT '10'::bigint + 1, k::int8, v::varchar(10), t::text FROM x"))
         .isEqualTo(
-            "WHERE (NOT pg_regex_match(n.nspname, '^pg_toast', 0)) AND n.nspname NOT LIKE 'pg\\_%'");
+            "SELECT CAST('10' AS BIGINT) + 1, CAST(k AS BIGINT), CAST(v AS VARCHAR(10)),"
+                + " CAST(t AS VARCHAR) FROM x");
+    assertThat(tree("SELECT c.oid::pg_catalog.regclass, 'pg_class'::regclass FROM c"))
+        .isEqualTo("SELECT pg_regclass_name(c.oid), pg_regclass_oid('pg_class') FROM c");
     assertThat(
-            PgRewriter.rewrite(
-                    "SELECT window_start FROM TUMBLE(bid, date_time, INTERVAL '10' SECOND) JOIN"
-                        + " HOP(\"B\", ts, INTERVAL '1' SECOND, INTERVAL '2' SECOND) ON true"
-                        + " GROUP BY TUMBLE(ts, INTERVAL '1' HOUR)")
-                .sql())
+            tree(
+                "SELECT 1 FROM c WHERE c.relname OPERATOR(pg_catalog.~) '^(t)$'"
+                    + " COLLATE pg_catalog.default AND n.nspname !~* E'^pg\\_'"))
         .isEqualTo(
-            "SELECT window_start FROM TUMBLE(TABLE bid, DESCRIPTOR(date_time), INTERVAL '10' SECOND)"
-                + " JOIN HOP(TABLE \"B\", DESCRIPTOR(ts), INTERVAL '1' SECOND, INTERVAL '2' SECOND)"
-                + " ON true GROUP BY TUMBLE(ts, INTERVAL '1' HOUR)");
+            "SELECT 1 FROM c WHERE pg_regex_match(c.relname, '^(t)$', 0)"
+                + " AND NOT pg_regex_match(n.nspname, '^pg_', 1)");
+    assertThat(
+            tree(
+                "SELECT window_start FROM TUMBLE(bid, date_time, INTERVAL '10' SECOND) JOIN"
+                    + " HOP(\"B\", ts, INTERVAL '1 second', INTERVAL '2' SECOND) ON true"))
+        .isEqualTo(
+            "SELECT window_start FROM TABLE(TUMBLE(TABLE bid, DESCRIPTOR(date_time),"
+                + " INTERVAL '10' SECOND)) INNER JOIN TABLE(HOP(TABLE \"B\", DESCRIPTOR(ts),"
+                + " INTERVAL '1' SECOND(10, 6), INTERVAL '2' SECOND)) ON TRUE");
+    assertThat(tree("SELECT g FROM generate_series(1, 3) AS g"))
+        .isEqualTo("SELECT g FROM TABLE(generate_series(1, 3)) AS g (g)");
+    assertThatThrownBy(() -> tree("SELECT 1::nosuchtype"))
+        .satisfies(e -> assertThat(sqlState(e)).isEqualTo("42704"));
     PgRewriter.Rewritten p =
         PgRewriter.rewrite("SELECT * FROM t WHERE a = $2 AND b = $1 AND c = '$1'");
     assertThat(p.sql()).isEqualTo("SELECT * FROM t WHERE a = ? AND b = ? AND c = '$1'");
     assertThat(p.paramOrder()).containsExactly(2, 1);
+  }
+
+  @Test
+  void formsOnlyTheGrammarParses() {
+    assertThat(parse("SELECT '1'::int + 1")).isEqualTo(new Statement.Query("SELECT '1'::int + 1"));
+    assertThat(parse("SELECT jobs, flush, show, cancel, materialized FROM t"))
+        .isInstanceOf(Statement.Query.class);
+    assertThat(parse("SELECT ts + INTERVAL '1 hour' FROM t")).isInstanceOf(Statement.Query.class);
+    assertThat(parse("SELECT v FROM t WHERE v !~ 'x'")).isInstanceOf(Statement.Query.class);
+    Statement.CreateSource s =
+        (Statement.CreateSource)
+            parse(
+                "CREATE SOURCE IF NOT EXISTS b WITH (connector='nexmark', nexmark.table.type='Bid')");
+    assertThat(s.with()).containsEntry("nexmark.table.type", "Bid");
+    assertThat(parse("EXPLAIN SELECT '1'::int"))
+        .isEqualTo(new Statement.Explain(new Statement.Query("SELECT '1'::int")));
+    assertThat(parse("SET TIME ZONE 'UTC'")).isEqualTo(new Statement.SetVar("timezone", "UTC"));
+    assertThat(parse("START TRANSACTION")).isEqualTo(new Statement.NoOp("START TRANSACTION"));
+    assertThatThrownBy(() -> parse("SELECT * FROM t WHERE"))
+        .satisfies(e -> assertThat(sqlState(e)).isEqualTo("42601"))
+        .hasMessage("syntax error at end of input");
+    assertThatThrownBy(() -> parse("SELECT a b c FROM t"))
+        .hasMessage("syntax error at or near \"c\"")
+        .satisfies(e -> assertThat(((PgException) e).position()).isEqualTo(12));
+    assertThatThrownBy(() -> parse("CANCEL JOBS"))
+        .hasMessageContaining("CANCEL JOBS needs at least one job id");
   }
 
   @Test

@@ -10,8 +10,11 @@ import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlWriter;
 
-/** Helpers the AST nodes share: element lists, WITH options, FORMAT/ENCODE. Stateless. */
-final class TwNodes {
+/**
+ * Helpers the AST nodes share (element lists, WITH options, FORMAT/ENCODE) and {@link #text}, the
+ * text of an option or SET value as a user wrote it. Stateless.
+ */
+public final class TwNodes {
   private TwNodes() {}
 
   /** {@code (a, b, ...)}. */
@@ -68,7 +71,7 @@ final class TwNodes {
   }
 
   /** The text of a literal or a name, as a user wrote it (strings without quotes). */
-  static String text(SqlNode n) {
+  public static String text(SqlNode n) {
     if (n instanceof SqlIdentifier id) {
       return String.join(".", id.names);
     }

@@ -1,0 +1,182 @@
+package dev.tideway.frontend.sql;
+
+import dev.tideway.frontend.pgwire.PgException;
+import dev.tideway.frontend.pgwire.SqlState;
+import dev.tideway.sql.parser.PgIntervalLiteral;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.calcite.sql.SqlBasicTypeNameSpec;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlDataTypeSpec;
+import org.apache.calcite.sql.SqlFunctionCategory;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlLiteral;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.SqlUnresolvedFunction;
+import org.apache.calcite.sql.fun.SqlLibraryOperators;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.parser.SqlParseException;
+import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.util.SqlShuttle;
+
+/**
+ * PostgreSQL and RisingWave constructs in a parsed query, turned into what Calcite validates and
+ * plans (bottom-up, structurally):
+ *
+ * <ul>
+ *   <li>{@code x::type} and {@code CAST(x AS type)} with a PostgreSQL type name ({@code int8},
+ *       {@code text}, {@code timestamptz}, ...) → {@code CAST} to Calcite's type; {@code
+ *       ::regclass}/{@code ::regtype} → the catalog lookup functions;
+ *   <li>{@code a ~ b}, {@code ~*}, {@code !~}, {@code !~*} → {@code [NOT] pg_regex_match(a, b,
+ *       flags)} (PostgreSQL's find semantics);
+ *   <li>{@code INTERVAL '1 hour'} → Calcite's {@code INTERVAL '1' HOUR(10)} ({@link PgIntervals});
+ *   <li>{@code FROM TUMBLE(t, col, size)} / {@code HOP(t, col, slide, size)} (RisingWave) → {@code
+ *       TUMBLE(TABLE t, DESCRIPTOR(col), ...)};
+ *   <li>{@code FROM generate_series(...) AS g} → {@code AS g(g)} (PostgreSQL names the column after
+ *       the alias).
+ * </ul>
+ *
+ * <p>One instance per tree, on the parsing thread; the type cache is shared and thread-safe.
+ */
+final class PgShuttle extends SqlShuttle {
+  private static final Map<String, SqlDataTypeSpec> TYPES = new ConcurrentHashMap<>();
+
+  @Override
+  public SqlNode visit(SqlCall call) {
+    SqlNode v = super.visit(call);
+    if (!(v instanceof SqlCall c)) {
+      return v;
+    }
+    SqlParserPos p = c.getParserPosition();
+    if (PgIntervalLiteral.is(c)) {
+      return interval(PgIntervalLiteral.text(c));
+    }
+    if ((c.getOperator() == SqlLibraryOperators.INFIX_CAST || c.getKind() == SqlKind.CAST)
+        && c.operand(1) instanceof SqlDataTypeSpec spec) {
+      return cast(c.operand(0), spec, p);
+    }
+    return switch (c.getKind()) {
+      case POSIX_REGEX_CASE_SENSITIVE ->
+          regex(c, 0, c.getOperator() == SqlStdOperatorTable.NEGATED_POSIX_REGEX_CASE_SENSITIVE);
+      case POSIX_REGEX_CASE_INSENSITIVE ->
+          regex(c, 1, c.getOperator() == SqlStdOperatorTable.NEGATED_POSIX_REGEX_CASE_INSENSITIVE);
+      case COLLECTION_TABLE -> window(c);
+      case AS -> generateSeriesAlias(c);
+      default -> c;
+    };
+  }
+
+  private static SqlNode interval(String text) {
+    String calcite = PgIntervals.toCalcite(text);
+    try {
+      return SqlParser.create(calcite, PgParser.PLAIN).parseExpression();
+    } catch (SqlParseException e) {
+      throw PgException.error("22007", "invalid input syntax for type interval: \"" + text + "\"");
+    }
+  }
+
+  private static SqlNode cast(SqlNode operand, SqlDataTypeSpec spec, SqlParserPos p) {
+    if (spec.getTypeNameSpec() instanceof SqlBasicTypeNameSpec) {
+      return SqlStdOperatorTable.CAST.createCall(p, operand, spec);
+    }
+    SqlIdentifier name = spec.getTypeNameSpec().getTypeName();
+    String type = name.names.get(name.names.size() - 1).toLowerCase(Locale.ROOT);
+    return switch (type) {
+      case "regclass" ->
+          function(
+              operand instanceof SqlLiteral ? "pg_regclass_oid" : "pg_regclass_name", p, operand);
+      case "regtype" -> function("pg_regtype_name", p, operand);
+      case "regproc", "regnamespace" ->
+          SqlStdOperatorTable.CAST.createCall(p, operand, calciteType("VARCHAR"));
+      default -> SqlStdOperatorTable.CAST.createCall(p, operand, pgType(type));
+    };
+  }
+
+  /** A PostgreSQL type name as Calcite's type; 42704 when neither knows it. */
+  private static SqlDataTypeSpec pgType(String pg) {
+    SqlDataTypeSpec spec = calciteType(SqlTypes.calciteTypeName(pg));
+    if (spec == null || !(spec.getTypeNameSpec() instanceof SqlBasicTypeNameSpec)) {
+      throw PgException.error(SqlState.UNDEFINED_OBJECT, "type \"" + pg + "\" does not exist");
+    }
+    return spec;
+  }
+
+  /**
+   * Calcite's type spec for its type text ({@code BIGINT}, {@code DECIMAL(10, 2)}); null if none.
+   */
+  private static SqlDataTypeSpec calciteType(String calcite) {
+    SqlDataTypeSpec cached = TYPES.get(calcite);
+    if (cached != null) {
+      return cached;
+    }
+    try {
+      SqlCall c =
+          (SqlCall)
+              SqlParser.create("CAST(NULL AS " + calcite + ")", PgParser.PLAIN).parseExpression();
+      SqlDataTypeSpec spec = (SqlDataTypeSpec) c.operand(1);
+      TYPES.put(calcite, spec);
+      return spec;
+    } catch (SqlParseException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  private static SqlNode regex(SqlCall c, int flags, boolean negated) {
+    SqlParserPos p = c.getParserPosition();
+    SqlNode match =
+        function(
+            "pg_regex_match",
+            p,
+            c.operand(0),
+            c.operand(1),
+            SqlLiteral.createExactNumeric(Integer.toString(flags), p));
+    return negated ? SqlStdOperatorTable.NOT.createCall(p, match) : match;
+  }
+
+  private static SqlNode function(String name, SqlParserPos p, SqlNode... args) {
+    SqlOperator f =
+        new SqlUnresolvedFunction(
+            new SqlIdentifier(name, p),
+            null,
+            null,
+            null,
+            null,
+            SqlFunctionCategory.USER_DEFINED_FUNCTION);
+    return f.createCall(p, args);
+  }
+
+  /** {@code TABLE(TUMBLE(t, col, ...))} → {@code TABLE(TUMBLE(TABLE t, DESCRIPTOR(col), ...))}. */
+  private static SqlNode window(SqlCall c) {
+    if (!(c.operand(0) instanceof SqlCall f) || f.operandCount() < 3) {
+      return c;
+    }
+    String fn = f.getOperator().getName().toUpperCase(Locale.ROOT);
+    if ((fn.equals("TUMBLE") || fn.equals("HOP")) && f.operand(0) instanceof SqlIdentifier t) {
+      SqlParserPos p = c.getParserPosition();
+      List<SqlNode> args = new ArrayList<>(f.getOperandList());
+      args.set(0, SqlStdOperatorTable.EXPLICIT_TABLE.createCall(p, t));
+      args.set(1, SqlStdOperatorTable.DESCRIPTOR.createCall(p, args.get(1)));
+      SqlOperator op = fn.equals("TUMBLE") ? SqlStdOperatorTable.TUMBLE : SqlStdOperatorTable.HOP;
+      return SqlStdOperatorTable.COLLECTION_TABLE.createCall(p, op.createCall(p, args));
+    }
+    return c;
+  }
+
+  private static SqlNode generateSeriesAlias(SqlCall c) {
+    if (c.operandCount() == 2
+        && c.operand(0) instanceof SqlCall t
+        && t.getKind() == SqlKind.COLLECTION_TABLE
+        && t.operand(0) instanceof SqlCall f
+        && f.getOperator().getName().equalsIgnoreCase("generate_series")) {
+      return SqlStdOperatorTable.AS.createCall(
+          c.getParserPosition(), c.operand(0), c.operand(1), c.operand(1));
+    }
+    return c;
+  }
+}
