@@ -380,7 +380,11 @@ SqlNode TwExplain() :
     }
 }
 
-/** {@code BEGIN | START TRANSACTION | COMMIT | ROLLBACK [WORK | TRANSACTION]}: answered as no-ops. */
+/**
+ * {@code BEGIN [WORK | TRANSACTION] [modes] | START TRANSACTION [modes] | COMMIT | ROLLBACK [WORK |
+ * TRANSACTION]}: answered as no-ops. Modes ({@code ISOLATION LEVEL ...}, {@code READ ONLY},
+ * {@code [NOT] DEFERRABLE}, comma-separated) are accepted and dropped.
+ */
 SqlNode TwTransaction() :
 {
     final Span s;
@@ -388,9 +392,10 @@ SqlNode TwTransaction() :
 }
 {
     (
-        <BEGIN> { s = span(); verb = SqlTwCommand.Verb.BEGIN; } [ <WORK> | <TRANSACTION> ]
+        <BEGIN> { s = span(); verb = SqlTwCommand.Verb.BEGIN; } TwTransactionModes()
     |
         <START> { s = span(); verb = SqlTwCommand.Verb.START_TRANSACTION; } <TRANSACTION>
+        TwTransactionModes()
     |
         <COMMIT> { s = span(); verb = SqlTwCommand.Verb.COMMIT; } [ <WORK> | <TRANSACTION> ]
     |
@@ -399,6 +404,14 @@ SqlNode TwTransaction() :
     {
         return new SqlTwCommand(s.end(this), verb, SqlNodeList.EMPTY);
     }
+}
+
+/** Words of transaction modes (and BEGIN's optional WORK/TRANSACTION), ignored. */
+void TwTransactionModes() :
+{
+}
+{
+    ( SimpleIdentifier() | <ONLY> | <NOT> | <COMMA> )*
 }
 
 /** {@code ALTER MATERIALIZED VIEW name SET key = value | TO value} (backfill_rate_limit). */

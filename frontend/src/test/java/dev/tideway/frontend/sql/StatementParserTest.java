@@ -174,6 +174,8 @@ class StatementParserTest {
         .isEqualTo(new Statement.Explain(new Statement.Query("SELECT '1'::int")));
     assertThat(parse("SET TIME ZONE 'UTC'")).isEqualTo(new Statement.SetVar("timezone", "UTC"));
     assertThat(parse("START TRANSACTION")).isEqualTo(new Statement.NoOp("START TRANSACTION"));
+    assertThat(parse("BEGIN ISOLATION LEVEL READ COMMITTED, READ ONLY"))
+        .isEqualTo(new Statement.NoOp("BEGIN"));
     assertThatThrownBy(() -> parse("SELECT * FROM t WHERE"))
         .satisfies(e -> assertThat(sqlState(e)).isEqualTo("42601"))
         .hasMessage("syntax error at end of input");

@@ -99,6 +99,8 @@ class TwSqlParserTest {
         "SELECT E'a\\nb', \"if\", jobs, flush, show, job, cancel, materialized, encode, append FROM t",
         "BEGIN",
         "START TRANSACTION",
+        "BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY",
+        "START TRANSACTION READ WRITE",
         "COMMIT",
         "ROLLBACK WORK",
         "ALTER MATERIALIZED VIEW mv SET backfill_rate_limit = 100",
