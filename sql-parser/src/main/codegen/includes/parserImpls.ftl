@@ -60,9 +60,10 @@ SqlNodeList TwTableElements() :
 }
 
 /**
- * A column ({@code name type [NOT NULL | NULL | PRIMARY KEY | DEFAULT expr]...}) or a table-level
- * {@code [CONSTRAINT c] PRIMARY KEY (cols)}. A column-level PRIMARY KEY adds a table-level
- * constraint on that column right after it, so both forms give the same tree.
+ * A column ({@code name type [NOT NULL | NULL | PRIMARY KEY | UNIQUE | DEFAULT expr]...}) or a
+ * table-level {@code [CONSTRAINT c] PRIMARY KEY | UNIQUE (cols)}. A column-level PRIMARY KEY or
+ * UNIQUE adds a table-level constraint on that column right after it, so both forms give the same
+ * tree. (UNIQUE is parsed so that the frontend can name it as unsupported.)
  */
 void TwTableElement(List<SqlNode> list) :
 {
@@ -70,6 +71,7 @@ void TwTableElement(List<SqlNode> list) :
     final SqlDataTypeSpec type;
     boolean nullable = true;
     boolean primaryKey = false;
+    boolean unique = false;
     SqlNode e = null;
     SqlIdentifier name = null;
     final SqlNodeList columns;
@@ -86,6 +88,8 @@ void TwTableElement(List<SqlNode> list) :
     |
         <PRIMARY> <KEY> { primaryKey = true; nullable = false; }
     |
+        <UNIQUE> { unique = true; }
+    |
         <DEFAULT_> e = Expression(ExprContext.ACCEPT_SUB_QUERY)
     )*
     {
@@ -99,13 +103,26 @@ void TwTableElement(List<SqlNode> list) :
                     new SqlNodeList(Collections.<SqlNode>singletonList(id),
                         id.getParserPosition())));
         }
+        if (unique) {
+            list.add(
+                SqlDdlNodes.unique(id.getParserPosition(), null,
+                    new SqlNodeList(Collections.<SqlNode>singletonList(id),
+                        id.getParserPosition())));
+        }
     }
 |
     [ <CONSTRAINT> { s.add(this); } name = SimpleIdentifier() ]
-    <PRIMARY> { s.add(this); } <KEY>
-    columns = ParenthesizedSimpleIdentifierList() {
-        list.add(SqlDdlNodes.primary(s.end(columns), name, columns));
-    }
+    (
+        <PRIMARY> { s.add(this); } <KEY>
+        columns = ParenthesizedSimpleIdentifierList() {
+            list.add(SqlDdlNodes.primary(s.end(columns), name, columns));
+        }
+    |
+        <UNIQUE> { s.add(this); }
+        columns = ParenthesizedSimpleIdentifierList() {
+            list.add(SqlDdlNodes.unique(s.end(columns), name, columns));
+        }
+    )
 }
 
 /** {@code ( key = value, ... )}; a key may be dotted with any words ({@code nexmark.table.type}). */

@@ -23,6 +23,7 @@ final class SourceParser {
       throw PgException.error(
           SqlState.SYNTAX_ERROR, "CREATE SOURCE needs WITH (connector = '...')");
     }
+    StatementParser.rejectUnique(src.elements);
     List<Statement.ColumnDef> cols =
         new ArrayList<>(StatementParser.columnDefs(src.columns(), src.primaryKey()));
     Map<String, String> with = src.withOptions();

@@ -25,6 +25,7 @@ import org.apache.calcite.sql.SqlSetOption;
 import org.apache.calcite.sql.ddl.SqlColumnDeclaration;
 import org.apache.calcite.sql.ddl.SqlCreateMaterializedView;
 import org.apache.calcite.sql.ddl.SqlCreateView;
+import org.apache.calcite.sql.ddl.SqlKeyConstraint;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
 
@@ -133,7 +134,11 @@ public final class StatementParser {
   private static void rejectUnsupportedDdl(String w0, List<Token> t) {
     String w1 = word(t, 1);
     if (w0.equals("ALTER")) {
-      if (!w1.equals("MATERIALIZED")) {
+      boolean setsOption =
+          w1.equals("MATERIALIZED")
+              && word(t, 2).equals("VIEW")
+              && t.stream().skip(4).anyMatch(x -> x.isWord("SET"));
+      if (!setsOption) {
         throw PgException.unsupported(
             "ALTER statement (only ALTER MATERIALIZED VIEW ... SET BACKFILL_RATE_LIMIT)");
       }
@@ -350,9 +355,22 @@ public final class StatementParser {
     if (ct.query != null) {
       throw PgException.unsupported("CREATE TABLE AS");
     }
+    rejectUnique(ct.elements);
     List<String> pk = ct.primaryKey();
     return new Statement.CreateTable(
         name(ct.name), columnDefs(ct.columns(), pk), pk, ct.ifNotExists);
+  }
+
+  /** 0A000 for a UNIQUE constraint (column- or table-level): only primary keys are supported. */
+  static void rejectUnique(SqlNodeList elements) {
+    if (elements == null) {
+      return;
+    }
+    for (SqlNode n : elements) {
+      if (n instanceof SqlKeyConstraint k && k.getOperator().getKind() == SqlKind.UNIQUE) {
+        throw PgException.unsupported("UNIQUE constraints");
+      }
+    }
   }
 
   /** Column declarations as {@link Statement.ColumnDef}s; primary-key columns are NOT NULL. */

@@ -215,6 +215,17 @@ class StatementParserTest {
           .satisfies(e -> assertThat(sqlState(e)).isEqualTo("0A000"))
           .hasMessageContaining("not supported");
     }
+    for (String unique :
+        List.of(
+            "CREATE TABLE t (a INT UNIQUE)", "CREATE TABLE t (a INT, CONSTRAINT u UNIQUE (a))")) {
+      assertThatThrownBy(() -> parse(unique))
+          .as(unique)
+          .hasMessage("UNIQUE constraints is not supported")
+          .satisfies(e -> assertThat(sqlState(e)).isEqualTo("0A000"));
+    }
+    assertThatThrownBy(() -> parse("ALTER MATERIALIZED VIEW mv RENAME TO mv2"))
+        .satisfies(e -> assertThat(sqlState(e)).isEqualTo("0A000"))
+        .hasMessageContaining("only ALTER MATERIALIZED VIEW ... SET BACKFILL_RATE_LIMIT");
     assertThatThrownBy(() -> parse("CREATE TABLE t (a INT DEFAULT 1)"))
         .hasMessageContaining("column DEFAULT (column \"a\") is not supported");
   }

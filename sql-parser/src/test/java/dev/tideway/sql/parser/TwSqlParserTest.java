@@ -55,6 +55,7 @@ class TwSqlParserTest {
         "CREATE TABLE IF NOT EXISTS t (a INT NOT NULL, b INT DEFAULT 1, CONSTRAINT pk PRIMARY KEY (a))",
         "CREATE TABLE t (a INT) APPEND ONLY WITH (connector = 'datagen') FORMAT plain ENCODE json",
         "CREATE TABLE t2 AS SELECT 1 AS a",
+        "CREATE TABLE t (a INT UNIQUE, b INT, CONSTRAINT u UNIQUE (b))",
         "CREATE SOURCE s WITH (connector='nexmark', nexmark.table.type='Bid')",
         "CREATE SOURCE IF NOT EXISTS g (id BIGINT, v VARCHAR) WITH (connector = 'datagen',"
             + " datagen.rows.per.second = '10', 'fields.id.kind' = sequence, x = 5)",
