@@ -106,7 +106,16 @@ public final class StatementParser {
         rejectUnsupportedDdl(w0, t);
         yield fromTree(text, t, original, calciteParse(text));
       }
-      case "SHOW", "SET", "FLUSH", "CANCEL", "EXPLAIN", "BEGIN", "START", "COMMIT", "ROLLBACK" ->
+      case "EXPLAIN" -> {
+        int i = 1; // PostgreSQL's options: accepted and ignored (no ANALYZE run here)
+        while (word(t, i).equals("ANALYZE") || word(t, i).equals("VERBOSE")) {
+          i++;
+        }
+        yield i > 1
+            ? explain(text, t, original, i)
+            : fromTree(text, t, original, calciteParse(text));
+      }
+      case "SHOW", "SET", "FLUSH", "CANCEL", "BEGIN", "START", "COMMIT", "ROLLBACK" ->
           fromTree(text, t, original, calciteParse(text));
       case "COPY",
           "GRANT",

@@ -170,6 +170,8 @@ class StatementParserTest {
             parse(
                 "CREATE SOURCE IF NOT EXISTS b WITH (connector='nexmark', nexmark.table.type='Bid')");
     assertThat(s.with()).containsEntry("nexmark.table.type", "Bid");
+    assertThat(parse("EXPLAIN VERBOSE SELECT 1"))
+        .isEqualTo(new Statement.Explain(new Statement.Query("SELECT 1")));
     assertThat(parse("EXPLAIN SELECT '1'::int"))
         .isEqualTo(new Statement.Explain(new Statement.Query("SELECT '1'::int")));
     assertThat(parse("SET TIME ZONE 'UTC'")).isEqualTo(new Statement.SetVar("timezone", "UTC"));
