@@ -16,6 +16,9 @@ public final class Row {
 
   private final Object[] values;
 
+  /** {@link #hashCode}, computed on first use (0: not yet, or a hash of 0). */
+  private int hash;
+
   private Row(Object[] values) {
     this.values = values;
   }
@@ -68,12 +71,50 @@ public final class Row {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof Row r && Arrays.deepEquals(values, r.values);
+    if (this == o) {
+      return true;
+    }
+    if (!(o instanceof Row r) || r.values.length != values.length) {
+      return false;
+    }
+    if (hash != 0 && r.hash != 0 && hash != r.hash) {
+      return false;
+    }
+    for (int i = 0; i < values.length; i++) {
+      Object a = values[i];
+      Object b = r.values[i];
+      if (a == b) {
+        continue;
+      }
+      if (a == null || b == null) {
+        return false;
+      }
+      if (a instanceof byte[] x) {
+        if (!(b instanceof byte[] y) || !Arrays.equals(x, y)) {
+          return false;
+        }
+      } else if (!a.equals(b)) {
+        return false;
+      }
+    }
+    return true;
   }
 
+  /**
+   * The same value as {@code Arrays.deepHashCode} of the values ({@code byte[]} by content),
+   * cached: rows are map keys in executors' caches and are hashed again on every probe.
+   */
   @Override
   public int hashCode() {
-    return Arrays.deepHashCode(values);
+    int h = hash;
+    if (h == 0) {
+      h = 1;
+      for (Object v : values) {
+        h = 31 * h + (v == null ? 0 : v instanceof byte[] b ? Arrays.hashCode(b) : v.hashCode());
+      }
+      hash = h;
+    }
+    return h;
   }
 
   @Override

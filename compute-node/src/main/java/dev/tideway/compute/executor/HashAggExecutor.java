@@ -23,6 +23,7 @@ import dev.tideway.common.types.Schema;
 import dev.tideway.common.vnode.VnodeHasher;
 import dev.tideway.storage.api.StateStore;
 import dev.tideway.storage.table.StateTable;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -45,8 +46,8 @@ import java.util.Map;
  * the intermediate row alone and a retraction fails the actor. On a barrier every group changed in
  * the epoch writes its state row to the intermediate state table and emits the difference to what
  * it emitted before: {@code +} for a new group, {@code -} for a group whose rows are all gone,
- * {@code U-}/{@code U+} for a changed result. Then the state tables seal the epoch and the barrier
- * follows the changes.
+ * {@code U-}/{@code U+} for a changed result, in chunks of at most {@link #OUTPUT_CHUNK_ROWS} rows.
+ * Then the state tables seal the epoch and the barrier follows the changes.
  *
  * <p>State layouts (derived here; the plan's {@link TableDesc}s give the table ids):
  *
@@ -130,11 +131,12 @@ public final class HashAggExecutor implements Executor {
   /** The empty chunk returned after each input chunk (see the class comment). */
   private final StreamChunk yieldChunk;
 
-  /** The barrier to emit after the changes chunk just returned. */
-  private Barrier pendingBarrier;
-
-  /** The changes to emit after the first barrier (the global group's initial row). */
-  private StreamChunk pendingChunk;
+  /**
+   * Messages to return before reading input again: a barrier's changes in chunks of at most {@link
+   * #OUTPUT_CHUNK_ROWS} rows, then the barrier (after the first barrier, its changes follow it:
+   * nothing may precede the first barrier).
+   */
+  private final ArrayDeque<Message> pending = new ArrayDeque<>();
 
   public HashAggExecutor(
       ExecutorInfo info,
@@ -147,6 +149,13 @@ public final class HashAggExecutor implements Executor {
 
   /** Bits of each key filter by default: 2^22 (512 KiB). */
   public static final int DEFAULT_FILTER_BITS = 22;
+
+  /**
+   * Rows per output chunk at a barrier. An epoch can change hundreds of thousands of groups; one
+   * chunk of them all would be a set of multi-megabyte arrays (allocated outside G1's young
+   * generation) that every downstream executor copies whole before the barrier can pass.
+   */
+  static final int OUTPUT_CHUNK_ROWS = 1024;
 
   /** MIN/MAX value multiplicities all cached groups keep across a barrier. */
   static final int VALUE_CACHE_UNITS = 1 << 20;
@@ -262,15 +271,8 @@ public final class HashAggExecutor implements Executor {
 
   @Override
   public Message next() {
-    if (pendingBarrier != null) {
-      Barrier b = pendingBarrier;
-      pendingBarrier = null;
-      return b;
-    }
-    if (pendingChunk != null) {
-      StreamChunk c = pendingChunk;
-      pendingChunk = null;
-      return Message.of(c);
+    if (!pending.isEmpty()) {
+      return pending.poll();
     }
     while (true) {
       Message m = input.next();
@@ -283,16 +285,15 @@ public final class HashAggExecutor implements Executor {
         return Message.of(yieldChunk);
       } else if (m instanceof Barrier b) {
         boolean first = !started || b.kind() == BarrierKind.INITIAL;
-        StreamChunk changes = onBarrier(b);
-        if (changes == null) {
-          return b;
+        List<StreamChunk> changes = onBarrier(b);
+        for (StreamChunk c : changes) {
+          pending.add(Message.of(c));
         }
         if (first) {
-          pendingChunk = changes; // nothing may precede the first barrier
-          return b;
+          return b; // nothing may precede the first barrier
         }
-        pendingBarrier = b;
-        return Message.of(changes);
+        pending.add(b);
+        return pending.poll();
       } else if (m instanceof Watermark) {
         continue; // results are not monotonic in any input column
       }
@@ -510,8 +511,11 @@ public final class HashAggExecutor implements Executor {
     return Row.of(s);
   }
 
-  /** Flushes the epoch's changed groups; returns their output changes, or null when none. */
-  private StreamChunk onBarrier(Barrier b) {
+  /**
+   * Flushes the epoch's changed groups; returns their output changes in chunks of at most {@link
+   * #OUTPUT_CHUNK_ROWS} rows (an update's two rows stay in one chunk), none when nothing changed.
+   */
+  private List<StreamChunk> onBarrier(Barrier b) {
     if (!started || b.kind() == BarrierKind.INITIAL) {
       initTables(b.curr());
       started = true;
@@ -519,10 +523,16 @@ public final class HashAggExecutor implements Executor {
         group(Row.EMPTY); // the global group exists from the start
       }
     }
-    StreamChunkBuilder out = new StreamChunkBuilder(schema.types(), dirty.size() * 2);
+    List<StreamChunk> chunks = new ArrayList<>();
+    int rows = Math.min(OUTPUT_CHUNK_ROWS, dirty.size() * 2);
+    StreamChunkBuilder out = new StreamChunkBuilder(schema.types(), rows);
     for (AggGroup g : dirty) {
       g.dirty = false;
       flush(g, out);
+      if (out.size() >= OUTPUT_CHUNK_ROWS - 1) {
+        chunks.add(out.build());
+        out = new StreamChunkBuilder(schema.types(), rows);
+      }
     }
     dirty.clear();
     if (b.kind() != BarrierKind.INITIAL && intermediate.epoch() != b.curr()) {
@@ -530,7 +540,10 @@ public final class HashAggExecutor implements Executor {
     }
     evict();
     rawGroups.clear();
-    return out.size() == 0 ? null : out.build();
+    if (out.size() > 0) {
+      chunks.add(out.build());
+    }
+    return chunks;
   }
 
   private void flush(AggGroup g, StreamChunkBuilder out) {

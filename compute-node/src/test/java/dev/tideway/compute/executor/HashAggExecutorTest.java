@@ -237,4 +237,45 @@ class HashAggExecutorTest {
       }
     }
   }
+
+  /**
+   * An epoch that changes more groups than fit one output chunk emits them in several chunks, none
+   * above the limit, every update's U-/U+ pair inside one chunk, all before the barrier.
+   */
+  @Test
+  void emitsAManyGroupEpochInBoundedChunksBeforeTheBarrier() {
+    int groups = HashAggExecutor.OUTPUT_CHUNK_ROWS * 2 + 7;
+    try (Storage store = StateStores.open("memory://", StorageOptions.defaults())) {
+      MockSource src = MockSource.of("bigint", "bigint");
+      StringBuilder rows = new StringBuilder();
+      for (int g = 0; g < groups; g++) {
+        rows.append("+ ").append(g).append(" 1\n");
+      }
+      src.pushBarrier(Epochs.of(1))
+          .pushChunk(rows.toString())
+          .pushBarrier(Epochs.of(2))
+          .pushChunk(rows.toString())
+          .pushBarrier(Epochs.of(3));
+      List<Message> out =
+          Drain.all(new HashAggExecutor(INFO, src, plan(List.of(0)), store, 1 << 20));
+      int barriers = 0;
+      int[] rowsPerEpoch = new int[4];
+      for (Message m : out) {
+        if (m instanceof dev.tideway.barrier.message.Barrier) {
+          barriers++;
+        } else if (m instanceof Message.Chunk c && c.chunk().cardinality() > 0) {
+          assertThat(c.chunk().cardinality())
+              .isLessThanOrEqualTo(HashAggExecutor.OUTPUT_CHUNK_ROWS);
+          List<String> lines = Chunks.pretty(c.chunk()).lines().toList();
+          assertThat(lines.stream().filter(l -> l.startsWith("U-")).count())
+              .as("U- and U+ pair up inside a chunk")
+              .isEqualTo(lines.stream().filter(l -> l.startsWith("U+")).count());
+          rowsPerEpoch[barriers] += c.chunk().cardinality();
+        }
+      }
+      assertThat(barriers).isEqualTo(3);
+      assertThat(rowsPerEpoch[1]).as("inserts of epoch 1, before barrier 2").isEqualTo(groups);
+      assertThat(rowsPerEpoch[2]).as("updates of epoch 2, before barrier 3").isEqualTo(2 * groups);
+    }
+  }
 }

@@ -62,6 +62,10 @@ public final class SstWriter implements AutoCloseable {
             .withBloomFilterFPP("key", o.bloomFpp())
             .withBloomFilterNDV("key", ndv)
             .withPageWriteChecksumEnabled(true)
+            // readers use the key column's page index only: min/max of values and Parquet's
+            // size statistics would cost a comparison or a histogram update per row for nothing
+            .withStatisticsEnabled("value", false)
+            .withSizeStatisticsEnabled(false)
             .withWriteMode(ParquetFileWriter.Mode.OVERWRITE)
             .build();
   }

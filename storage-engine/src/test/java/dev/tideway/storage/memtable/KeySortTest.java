@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The packed-key sort orders distinct keys of one table exactly as unsigned byte order does, also
  * keys of different lengths, keys that are prefixes of others, and keys equal in their first 8
- * bytes after the table id. Replay with {@code -Dtideway.seed=N}.
+ * bytes after the table id, and keys equal in their first 16. Replay with {@code -Dtideway.seed=N}.
  */
 class KeySortTest {
   @Test
@@ -25,7 +25,7 @@ class KeySortTest {
       Map<String, Entry> distinct = new LinkedHashMap<>();
       int n = rnd.nextInt(1, 3000);
       for (int i = 0; i < n; i++) {
-        byte[] pk = new byte[rnd.nextInt(0, 14)];
+        byte[] pk = new byte[rnd.nextInt(0, 30)];
         for (int b = 0; b < pk.length; b++) {
           // few distinct byte values: many shared prefixes, many ties in the first 8 bytes
           pk[b] = (byte) (rnd.chance(0.5) ? 0 : rnd.chance(0.5) ? 0xFF : rnd.nextInt(256));
