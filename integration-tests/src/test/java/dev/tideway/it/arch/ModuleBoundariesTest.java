@@ -20,6 +20,7 @@ class ModuleBoundariesTest {
   private static final List<String> MODULES =
       List.of(
           "common",
+          "sql-parser",
           "storage-engine",
           "barrier",
           "backfill",

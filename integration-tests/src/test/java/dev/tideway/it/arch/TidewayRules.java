@@ -40,7 +40,16 @@ final class TidewayRules {
 
   static ArchRule moduleMayOnlyUse(String module, String... allowed) {
     List<String> others =
-        List.of("common", "storage", "barrier", "backfill", "compute", "meta", "frontend", "cli")
+        List.of(
+                "common",
+                "sql",
+                "storage",
+                "barrier",
+                "backfill",
+                "compute",
+                "meta",
+                "frontend",
+                "cli")
             .stream()
             .filter(m -> !m.equals(module) && !List.of(allowed).contains(m))
             .map(m -> "dev.tideway." + m + "..")
@@ -63,12 +72,13 @@ final class TidewayRules {
   static final List<ArchRule> MODULE_LAYERS =
       List.of(
           moduleMayOnlyUse("common"),
+          moduleMayOnlyUse("sql"),
           moduleMayOnlyUse("storage", "common"),
           moduleMayOnlyUse("barrier", "common"),
           moduleMayOnlyUse("backfill", "common", "barrier", "storage"),
           moduleMayOnlyUse("compute", "common", "barrier", "backfill", "storage"),
           moduleMayOnlyUse("meta", "common", "barrier", "storage"),
-          moduleMayOnlyUse("frontend", "common", "barrier", "storage"));
+          moduleMayOnlyUse("frontend", "common", "sql", "barrier", "storage"));
 
   /** The protocol module is pure logic, so it can be simulated exhaustively. */
   static final ArchRule BARRIER_IS_PURE =
