@@ -27,19 +27,22 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
- * {@code tideway bench nexmark --query q0|q1|q2 [--events N] [--parallelism P]
+ * {@code tideway bench nexmark --query q0|q1|q2|q5|q7 [--events N] [--parallelism P]
  * [--barrier-interval-ms I]}: runs a Nexmark query in process and compares it with a hand-written
  * single-thread loop over the same generated events ({@link RawLoop}).
  *
- * <p>Flow: (1) the raw loop runs; (2) P actors ({@link StreamActor}, one thread each) are built
- * from the query's plan through the executor builders, actor k reading split k of P of the bid
- * generator; this is {@code mode=chain-per-split}: no exchange between actors, so only queries
- * whose result does not need a repartition (q0, q1, q2) are offered; (3) a {@link BarrierDriver}
- * injects a barrier every interval and commits the in-memory state store once every actor collected
- * it, and stops the actors once the sources are exhausted; (4) figures are printed as {@code
- * key=value}, the last line {@code summary=...}.
+ * <p>Flow: (1) the raw loop runs; (2) P source actors ({@link StreamActor}, one thread each) are
+ * built from the query's plan through the executor builders, actor k reading split k of P of the
+ * bid generator. q0, q1 and q2 need no repartition, so each source actor runs the whole query
+ * ({@code mode=chain-per-split}); q5 and q7 add the later fragments of their {@link LocalJob}, in
+ * flow order, joined by local channels; (3) a {@link BarrierDriver} injects a barrier into the
+ * source actors every interval (the later fragments get it in band, through their merges) and
+ * commits the in-memory state store once every actor of every fragment collected it, and stops the
+ * actors once the sources are exhausted; (4) figures are printed as {@code key=value}, the last
+ * line {@code summary=...}.
  *
  * <p>Single-threaded apart from the actors; one instance per run.
  */
@@ -114,28 +117,35 @@ public final class NexmarkBenchmark implements Benchmark {
             .toList();
     try (Storage store = StateStores.open("memory://", StorageOptions.defaults())) {
       TrackedNexmarkSource source = new TrackedNexmarkSource();
-      TwoFragmentJob job = new TwoFragmentJob(query, parallelism);
+      Optional<LocalJob> job = query.localJob(parallelism);
       ExecutorBuilders builders =
-          ExecutorBuilders.of(
-              source, new StatelessBuilder(), new StatefulBuilder(), job.mergeBuilder());
+          job.isPresent()
+              ? ExecutorBuilders.of(
+                  source, new StatelessBuilder(), new StatefulBuilder(), job.get().mergeBuilder())
+              : ExecutorBuilders.of(source, new StatelessBuilder(), new StatefulBuilder());
       List<BarrierInbox> inboxes = new ArrayList<>();
       Map<Integer, Executor> roots = new LinkedHashMap<>();
       for (int k = 0; k < parallelism; k++) {
-        int actorId = 100 + k;
+        int actorId = LocalJob.FIRST_SOURCE_ACTOR + k;
         BarrierInbox inbox = new BarrierInbox(actorId);
         inboxes.add(inbox);
-        Executor chain =
-            ExecutorChains.build(
-                builders, ctx(actorId, inbox, splitIds.get(k), clock, store), plan);
-        roots.put(actorId, query.twoFragments() ? job.dispatch(actorId, chain) : chain);
+        ExecutorBuildContext c =
+            ctx(actorId, LocalJob.SOURCE_FRAGMENT, inbox, splitIds.get(k), clock, store);
+        Executor chain = ExecutorChains.build(builders, c, plan);
+        roots.put(actorId, job.isPresent() ? job.get().output(actorId, chain) : chain);
       }
       StreamPlanNode view = plan;
-      if (query.twoFragments()) {
-        view = job.queryPlan();
-        for (int id : job.queryActorIds()) {
-          BarrierInbox none = new BarrierInbox(id);
-          roots.put(id, ExecutorChains.build(builders, ctx(id, none, null, clock, store), view));
+      if (job.isPresent()) {
+        // in flow order: q7's channels are made as the source actors are wrapped (output)
+        for (LocalJob.Fragment f : job.get().downstream()) {
+          for (int id : f.actorIds()) {
+            // barriers reach these actors in band, through their merges; the inbox stays empty
+            ExecutorBuildContext c =
+                ctx(id, f.fragmentId(), new BarrierInbox(id), null, clock, store);
+            roots.put(id, job.get().output(id, ExecutorChains.build(builders, c, f.plan())));
+          }
         }
+        view = job.get().viewPlan();
       }
       BarrierDriver driver = new BarrierDriver(inboxes, roots.keySet(), store, clock, intervalMs);
       List<StreamActor> actors = new ArrayList<>();
@@ -155,12 +165,12 @@ public final class NexmarkBenchmark implements Benchmark {
   }
 
   private static ExecutorBuildContext ctx(
-      int actorId, BarrierInbox inbox, String split, Clock clock, Storage store) {
+      int actorId, int fragmentId, BarrierInbox inbox, String split, Clock clock, Storage store) {
     BitSet all = new BitSet();
     all.set(0, 256);
     return new ExecutorBuildContext(
         actorId,
-        split == null ? 2 : 1,
+        fragmentId,
         all,
         inbox,
         split == null ? List.of() : List.of(split),
@@ -215,9 +225,10 @@ public final class NexmarkBenchmark implements Benchmark {
     out.printf("query=%s%n", q);
     out.printf(
         "mode=%s%n",
-        query.twoFragments()
-            ? new TwoFragmentJob(query, parallelism).mode()
-            : "chain-per-split (P StreamActors, no exchange)");
+        query
+            .localJob(parallelism)
+            .map(LocalJob::mode)
+            .orElse("chain-per-split (P StreamActors, no exchange)"));
     out.printf("warmup=one raw and one engine run over min(1M, events/5) events first%n");
     out.printf("sink=%s%n", query.materialized() ? "materialize" : "blackhole");
     out.printf(

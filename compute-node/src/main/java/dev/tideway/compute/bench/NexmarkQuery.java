@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The Nexmark queries the benchmark runs, as stream plans over one actor's bid source
@@ -27,7 +28,7 @@ import java.util.Map;
  *   <li>q1: the same with {@code 0.908 * price} (DECIMAL) into a blackhole
  *   <li>q2: {@code SELECT auction, price FROM bid WHERE MOD(auction, 123) = 0} materialized with pk
  *       (auction, price) (a repeated pair upserts)
- *   <li>q5: auctions with the most bids per 2 s-sliding 10 s window ({@link TwoFragmentJob})
+ *   <li>q5: auctions with the most bids per 2 s-sliding 10 s window ({@link ThreeFragmentJob})
  *   <li>q7: highest bid per 10 s tumbling window joined back to the bids ({@link TwoFragmentJob})
  * </ul>
  *
@@ -37,7 +38,7 @@ enum NexmarkQuery {
   Q0(false),
   Q1(false),
   Q2(true),
-  /** Two fragments over local channels: see {@link TwoFragmentJob}. */
+  /** Three fragments over local channels, the count shared: see {@link ThreeFragmentJob}. */
   Q5(true),
   /** Two fragments over local channels: see {@link TwoFragmentJob}. */
   Q7(true);
@@ -63,9 +64,16 @@ enum NexmarkQuery {
     this.materialized = materialized;
   }
 
-  /** Whether the query runs as two fragments ({@link TwoFragmentJob}). */
-  boolean twoFragments() {
-    return this == Q5 || this == Q7;
+  /**
+   * The later fragments of a query that needs a repartition ({@link ThreeFragmentJob}, {@link
+   * TwoFragmentJob}), or empty when each source actor runs the whole query over its split.
+   */
+  Optional<LocalJob> localJob(int parallelism) {
+    return switch (this) {
+      case Q5 -> Optional.of(new ThreeFragmentJob(parallelism));
+      case Q7 -> Optional.of(new TwoFragmentJob());
+      default -> Optional.empty();
+    };
   }
 
   /** Whether the result goes into a Materialize (else the actor drops it: a blackhole sink). */
@@ -96,8 +104,8 @@ enum NexmarkQuery {
   }
 
   /**
-   * The plan of one actor over a bid source with {@code sourceOptions}; for q7 the source
-   * fragment's plan ({@link TwoFragmentJob} has the rest).
+   * The plan of one actor over a bid source with {@code sourceOptions}; for q5 and q7 the source
+   * fragment's plan ({@link #localJob} has the rest).
    */
   StreamPlanNode plan(Map<String, String> sourceOptions) {
     StreamPlanNode src = source(sourceOptions);
@@ -118,7 +126,8 @@ enum NexmarkQuery {
                   ref(5),
                   ref(6)));
       case Q2 -> q2(src);
-      case Q5, Q7 -> TwoFragmentJob.sourcePlan(this, src);
+      case Q5 -> ThreeFragmentJob.sourcePlan(src);
+      case Q7 -> TwoFragmentJob.sourcePlan(src);
     };
   }
 

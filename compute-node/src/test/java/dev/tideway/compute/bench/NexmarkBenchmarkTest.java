@@ -24,10 +24,19 @@ class NexmarkBenchmarkTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"q2:60000", "q7:60000", "q5:10000"})
-  void theCommittedViewEqualsTheRawLoopsResult(String queryAndEvents) {
-    String[] qe = queryAndEvents.split(":");
-    List<String> out = run("--query", qe[0], "--events", qe[1], "--barrier-interval-ms", "5");
+  @ValueSource(strings = {"q2:60000:2", "q7:60000:2", "q5:10000:2", "q5:10000:3"})
+  void theCommittedViewEqualsTheRawLoopsResult(String queryEventsParallelism) {
+    String[] qep = queryEventsParallelism.split(":");
+    List<String> out =
+        run(
+            "--query",
+            qep[0],
+            "--events",
+            qep[1],
+            "--parallelism",
+            qep[2],
+            "--barrier-interval-ms",
+            "5");
     assertThat(out).contains("view_matches_raw=true");
     assertThat(out.stream().filter(l -> l.startsWith("view_rows=")).findFirst().orElseThrow())
         .isNotEqualTo("view_rows=0");

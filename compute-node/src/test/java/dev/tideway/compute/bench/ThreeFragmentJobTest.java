@@ -1,0 +1,64 @@
+package dev.tideway.compute.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tideway.common.plan.AggKind;
+import dev.tideway.common.plan.StreamNode;
+import dev.tideway.common.plan.StreamPlanNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * q5's plan shares its per-auction count: across the three fragments one HashAgg counts, and the
+ * query actor's two merges both read its output (the view itself is checked against the raw loop in
+ * {@link NexmarkBenchmarkTest}).
+ */
+class ThreeFragmentJobTest {
+  private static final Map<String, String> SOURCE =
+      Map.of("nexmark.table.type", "Bid", "nexmark.event.num", "100", "nexmark.split.num", "2");
+
+  @Test
+  void theCountIsComputedOnceAndReadByBothConsumers() {
+    ThreeFragmentJob job = new ThreeFragmentJob(2);
+    List<StreamPlanNode> all = new ArrayList<>();
+    collect(NexmarkQuery.Q5.plan(SOURCE), all);
+    for (LocalJob.Fragment f : job.downstream()) {
+      collect(f.plan(), all);
+    }
+    List<StreamNode.HashAgg> counts =
+        all.stream()
+            .map(StreamPlanNode::node)
+            .filter(StreamNode.HashAgg.class::isInstance)
+            .map(StreamNode.HashAgg.class::cast)
+            .filter(a -> a.aggCalls().stream().anyMatch(c -> c.kind() == AggKind.COUNT_STAR))
+            .toList();
+    assertThat(counts).hasSize(1);
+
+    List<StreamPlanNode> query = new ArrayList<>();
+    collect(job.viewPlan(), query);
+    assertThat(query)
+        .filteredOn(
+            n ->
+                n.node() instanceof StreamNode.Merge m
+                    && m.upstreamFragmentId() == ThreeFragmentJob.COUNT_FRAGMENT)
+        .hasSize(2);
+  }
+
+  @Test
+  void everyFragmentHasPActorsAndAnActorOutsideTheJobIsNamed() {
+    ThreeFragmentJob job = new ThreeFragmentJob(3);
+    assertThat(job.downstream())
+        .extracting(LocalJob.Fragment::actorIds)
+        .containsExactly(List.of(200, 201, 202), List.of(300, 301, 302));
+    assertThatThrownBy(() -> job.output(303, null))
+        .hasMessageContaining("q5 with P=3 has no actor 303");
+  }
+
+  private static void collect(StreamPlanNode n, List<StreamPlanNode> out) {
+    out.add(n);
+    n.inputs().forEach(i -> collect(i, out));
+  }
+}
