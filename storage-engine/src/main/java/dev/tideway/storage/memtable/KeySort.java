@@ -1,17 +1,20 @@
 package dev.tideway.storage.memtable;
 
 import dev.tideway.storage.iterator.Entry;
-import java.util.Arrays;
+import java.util.ArrayDeque;
 
 /**
- * Sorts memtable entries by key with few cache misses. Each entry becomes a sort record of two
- * unsigned longs, key bytes 4..11 and 12..19 after the table id (zero-padded), plus its index; the
- * records are kept as three parallel arrays that a bottom-up merge sort moves together, so every
- * pass reads and writes memory sequentially. Only records equal in both longs compare their packed
- * key bytes. A comparator over {@code Entry} objects chased two objects per side per comparison,
- * all over the heap; a sort of indices by one prefix did the same through the prefix array, and
- * fell back to whole keys whenever the first 8 bytes tied (a vnode plus the high bytes of a small
- * BIGINT: most keys).
+ * Sorts memtable entries by key with few cache misses, 16 key bytes at a time. Each entry becomes a
+ * sort record of two unsigned longs (the next 16 key bytes, zero-padded) and its index, kept as
+ * three parallel arrays that a bottom-up merge sort moves together, so every pass reads and writes
+ * memory sequentially. Records equal in both longs form runs; each run is sorted again by its next
+ * 16 bytes, and so on: a run of keys sharing a long prefix (a join key of few values, a window)
+ * costs one more local sort, not a comparison of whole keys for every pair. The first 16 bytes are
+ * those after the table id, which every key of a memtable shares.
+ *
+ * <p>A comparator over {@code Entry} objects chased two objects per side per comparison, all over
+ * the heap; a sort by one 8-byte prefix fell back to whole keys whenever it tied (a vnode plus the
+ * high bytes of a small BIGINT: most keys).
  *
  * <p>Keys must be distinct and of one table (a memtable holds one entry per key). Stateless.
  */
@@ -19,74 +22,134 @@ final class KeySort {
   /** Runs of this many records are insertion-sorted before merging. */
   private static final int RUN = 24;
 
+  /** Key bytes before the first compared byte: the table id. */
+  private static final int FIRST = 4;
+
   private KeySort() {}
 
   /** The entries sorted by key (a new array). */
   static Entry[] sort(Entry[] entries) {
     Records r = new Records(entries);
-    int n = entries.length;
-    for (int lo = 0; lo < n; lo += RUN) {
-      r.insertionSort(lo, Math.min(lo + RUN, n));
-    }
-    for (int width = RUN; width < n; width *= 2) {
-      for (int lo = 0; lo < n; lo += 2 * width) {
-        r.merge(lo, Math.min(lo + width, n), Math.min(lo + 2 * width, n));
-      }
-      r.swap();
-    }
-    Entry[] out = new Entry[n];
-    for (int i = 0; i < n; i++) {
+    r.sort(0, entries.length, FIRST);
+    Entry[] out = new Entry[entries.length];
+    for (int i = 0; i < out.length; i++) {
       out[i] = entries[r.ix[i]];
     }
     return out;
   }
 
   /**
-   * The sort records: {@code a}/{@code b}/{@code ix} is the current order, {@code a2}/{@code
-   * b2}/{@code ix2} the merge target; the packed keys resolve ties.
+   * The sort records: {@code a}/{@code b}/{@code ix} is the order, {@code a2}/{@code b2}/{@code
+   * ix2} the merge target; {@code keys} the entries' keys.
    */
   private static final class Records {
+    final byte[][] keys;
     long[] a;
     long[] b;
     int[] ix;
     long[] a2;
     long[] b2;
     int[] ix2;
-    final byte[] keys;
-    final int[] offsets;
 
     Records(Entry[] entries) {
       int n = entries.length;
-      int total = 0;
-      for (Entry e : entries) {
-        total += e.key().length;
-      }
-      keys = new byte[total];
-      offsets = new int[n + 1];
+      keys = new byte[n][];
       a = new long[n];
       b = new long[n];
       ix = new int[n];
-      for (int i = 0; i < n; i++) {
-        byte[] k = entries[i].key();
-        System.arraycopy(k, 0, keys, offsets[i], k.length);
-        offsets[i + 1] = offsets[i] + k.length;
-        a[i] = word(k, 4);
-        b[i] = word(k, 12);
-        ix[i] = i;
-      }
       a2 = new long[n];
       b2 = new long[n];
       ix2 = new int[n];
+      for (int i = 0; i < n; i++) {
+        keys[i] = entries[i].key();
+        ix[i] = i;
+      }
     }
 
-    /** Orders {@code [lo, hi)} of the current arrays in place. */
-    void insertionSort(int lo, int hi) {
+    /**
+     * Sorts {@code [lo, hi)}, whose keys all agree on the bytes before {@code offset}; the runs
+     * still tied are sorted by their next bytes from a work list (no recursion: keys sharing a long
+     * prefix would otherwise nest a call per 16 bytes).
+     */
+    void sort(int lo, int hi, int offset) {
+      ArrayDeque<int[]> todo = new ArrayDeque<>();
+      todo.push(new int[] {lo, hi, offset});
+      while (!todo.isEmpty()) {
+        int[] t = todo.pop();
+        sortOnce(t[0], t[1], t[2], todo);
+      }
+    }
+
+    private void sortOnce(int lo, int hi, int offset, ArrayDeque<int[]> todo) {
+      int longest = 0;
+      for (int i = lo; i < hi; i++) {
+        byte[] k = keys[ix[i]];
+        a[i] = word(k, offset);
+        b[i] = word(k, offset + 8);
+        longest = Math.max(longest, k.length);
+      }
+      mergeSort(lo, hi);
+      for (int s = lo; s < hi; ) {
+        int e = s + 1;
+        while (e < hi && a[e] == a[s] && b[e] == b[s]) {
+          e++;
+        }
+        if (e - s > 1) {
+          if (longest <= offset + 16) {
+            byLength(s, e); // equal up to the padding: distinct keys, so a shorter one is a prefix
+          } else {
+            todo.push(new int[] {s, e, offset + 16});
+          }
+        }
+        s = e;
+      }
+    }
+
+    /** Orders {@code [lo, hi)} by key length (keys equal but for zero padding). */
+    private void byLength(int lo, int hi) {
+      for (int i = lo + 1; i < hi; i++) {
+        int ki = ix[i];
+        int j = i - 1;
+        while (j >= lo && keys[ix[j]].length > keys[ki].length) {
+          ix[j + 1] = ix[j];
+          j--;
+        }
+        ix[j + 1] = ki;
+      }
+    }
+
+    /**
+     * A stable sort of {@code [lo, hi)} by {@code (a, b)}; the result is left in {@code a/b/ix}.
+     */
+    private void mergeSort(int lo, int hi) {
+      for (int s = lo; s < hi; s += RUN) {
+        insertionSort(s, Math.min(s + RUN, hi));
+      }
+      boolean inTarget = false;
+      for (int width = RUN; width < hi - lo; width *= 2) {
+        for (int s = lo; s < hi; s += 2 * width) {
+          merge(s, Math.min(s + width, hi), Math.min(s + 2 * width, hi));
+        }
+        swap();
+        inTarget = !inTarget;
+      }
+      if (inTarget) {
+        // the sorted range sits in the arrays that are now a/b/ix, but the rest of the records
+        // (other ranges) sit in the others: copy the range back and restore the roles
+        System.arraycopy(a, lo, a2, lo, hi - lo);
+        System.arraycopy(b, lo, b2, lo, hi - lo);
+        System.arraycopy(ix, lo, ix2, lo, hi - lo);
+        swap();
+      }
+    }
+
+    private void insertionSort(int lo, int hi) {
       for (int i = lo + 1; i < hi; i++) {
         long ka = a[i];
         long kb = b[i];
         int ki = ix[i];
         int j = i - 1;
-        while (j >= lo && compare(a[j], b[j], ix[j], ka, kb, ki) > 0) {
+        while (j >= lo && greater(a[j], b[j], ka, kb)) {
           a[j + 1] = a[j];
           b[j + 1] = b[j];
           ix[j + 1] = ix[j];
@@ -99,13 +162,13 @@ final class KeySort {
     }
 
     /** Merges the sorted runs {@code [lo, mid)} and {@code [mid, hi)} into the target arrays. */
-    void merge(int lo, int mid, int hi) {
+    private void merge(int lo, int mid, int hi) {
       int i = lo;
       int j = mid;
       int k = lo;
-      if (mid < hi && compare(a[mid - 1], b[mid - 1], ix[mid - 1], a[mid], b[mid], ix[mid]) > 0) {
+      if (mid < hi && greater(a[mid - 1], b[mid - 1], a[mid], b[mid])) {
         while (i < mid && j < hi) {
-          if (compare(a[i], b[i], ix[i], a[j], b[j], ix[j]) <= 0) {
+          if (!greater(a[i], b[i], a[j], b[j])) {
             a2[k] = a[i];
             b2[k] = b[i];
             ix2[k++] = ix[i++];
@@ -126,8 +189,7 @@ final class KeySort {
       System.arraycopy(ix, j, ix2, k, hi - j);
     }
 
-    /** Makes the merge target the current order. */
-    void swap() {
+    private void swap() {
       long[] t = a;
       a = a2;
       a2 = t;
@@ -139,15 +201,8 @@ final class KeySort {
       ix2 = u;
     }
 
-    private int compare(long pa, long pb, int x, long qa, long qb, int y) {
-      if (pa != qa) {
-        return Long.compareUnsigned(pa, qa);
-      }
-      if (pb != qb) {
-        return Long.compareUnsigned(pb, qb);
-      }
-      return Arrays.compareUnsigned(
-          keys, offsets[x], offsets[x + 1], keys, offsets[y], offsets[y + 1]);
+    private static boolean greater(long pa, long pb, long qa, long qb) {
+      return pa != qa ? Long.compareUnsigned(pa, qa) > 0 : Long.compareUnsigned(pb, qb) > 0;
     }
   }
 
@@ -155,9 +210,17 @@ final class KeySort {
    * Key bytes {@code from .. from+7} (zero-padded past the end) as an unsigned long: where two
    * keys' words differ, and their earlier words agree, their unsigned order is the keys' order (a
    * zero-padded shorter key orders before every key it is a proper prefix of, as unsigned byte
-   * order wants; where the padding ties with real zero bytes the packed keys decide).
+   * order wants; where the padding ties with real zero bytes, the later words or the lengths
+   * decide).
    */
   static long word(byte[] key, int from) {
+    if (from + 8 <= key.length) {
+      long p = 0;
+      for (int i = from; i < from + 8; i++) {
+        p = (p << 8) | (key[i] & 0xFF);
+      }
+      return p;
+    }
     long p = 0;
     for (int i = from; i < from + 8; i++) {
       p = (p << 8) | (i < key.length ? key[i] & 0xFF : 0);
