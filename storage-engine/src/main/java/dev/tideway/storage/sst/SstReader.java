@@ -233,7 +233,7 @@ public final class SstReader implements AutoCloseable {
       return null;
     }
     int rg = rowGroupOf(page);
-    if (!bloom[rg].findHash(bloom[rg].hash(Binary.fromConstantByteArray(key)))) {
+    if (!mayContain(rg, key)) {
       return null;
     }
     try {
@@ -252,6 +252,21 @@ public final class SstReader implements AutoCloseable {
       return null;
     } catch (IOException | RuntimeException e) {
       throw rethrow(e);
+    }
+  }
+
+  /**
+   * Whether row group {@code rg}'s bloom filter may hold {@code key}. Parquet's {@code
+   * BlockSplitBloomFilter.findHash} builds its probe mask in a field of the filter, so two threads
+   * probing one SST at once could read each other's mask and answer "absent" for a key the SST
+   * holds: a point get then missed a committed row (seen as a join deleting a row it "does not
+   * hold"). The probe holds the filter's lock; the hash, computed before, is stateless.
+   */
+  private boolean mayContain(int rg, byte[] key) {
+    BloomFilter f = bloom[rg];
+    long h = f.hash(Binary.fromConstantByteArray(key));
+    synchronized (f) {
+      return f.findHash(h);
     }
   }
 
