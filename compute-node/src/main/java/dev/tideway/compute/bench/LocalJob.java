@@ -5,9 +5,13 @@ import dev.tideway.common.plan.ExprNode;
 import dev.tideway.common.plan.StreamNode;
 import dev.tideway.common.plan.StreamPlanNode;
 import dev.tideway.common.types.Schema;
+import dev.tideway.compute.actor.ExecutorBuildContext;
 import dev.tideway.compute.actor.ExecutorBuilder;
+import dev.tideway.compute.exchange.InputChannel;
+import dev.tideway.compute.exchange.MergeExecutor;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * A benchmark job whose source fragment feeds later fragments through local channels (q5: {@link
@@ -49,8 +53,27 @@ interface LocalJob {
    */
   Executor output(int actorId, Executor chain);
 
+  /**
+   * The channels feeding merge {@code node} (a {@code Merge} leaf) of actor {@code actorId}. Fails
+   * for a merge the job does not have.
+   */
+  List<? extends InputChannel> inputsOf(int actorId, StreamPlanNode node);
+
   /** Builds the {@code Merge} leaves of the downstream actors over the job's channels. */
-  ExecutorBuilder mergeBuilder();
+  default ExecutorBuilder mergeBuilder() {
+    return new ExecutorBuilder() {
+      @Override
+      public Set<Class<? extends StreamNode>> nodeKinds() {
+        return Set.of(StreamNode.Merge.class);
+      }
+
+      @Override
+      public Executor build(ExecutorBuildContext ctx, StreamPlanNode node, List<Executor> in) {
+        List<InputChannel> chans = new ArrayList<>(inputsOf(ctx.actorId(), node));
+        return new MergeExecutor(ctx.infoOf(node), node.outputSchema(), chans);
+      }
+    };
+  }
 
   /** How the fragments are joined, for the benchmark's {@code mode=} line. */
   String mode();

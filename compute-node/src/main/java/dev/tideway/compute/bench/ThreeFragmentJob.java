@@ -17,22 +17,17 @@ import dev.tideway.common.types.DataType;
 import dev.tideway.common.types.Interval;
 import dev.tideway.common.types.Schema;
 import dev.tideway.common.vnode.VirtualNode;
-import dev.tideway.compute.actor.ExecutorBuildContext;
-import dev.tideway.compute.actor.ExecutorBuilder;
 import dev.tideway.compute.exchange.ChannelId;
 import dev.tideway.compute.exchange.DispatchExecutor;
 import dev.tideway.compute.exchange.Dispatcher;
 import dev.tideway.compute.exchange.HashDispatcher;
-import dev.tideway.compute.exchange.InputChannel;
 import dev.tideway.compute.exchange.LocalChannel;
-import dev.tideway.compute.exchange.MergeExecutor;
 import dev.tideway.compute.exchange.OutputChannel;
 import dev.tideway.compute.exchange.SimpleDispatcher;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * Nexmark q5 as three fragments joined by local channels, the shape a planner that shares common
@@ -181,19 +176,8 @@ final class ThreeFragmentJob implements LocalJob {
   }
 
   @Override
-  public ExecutorBuilder mergeBuilder() {
-    return new ExecutorBuilder() {
-      @Override
-      public Set<Class<? extends StreamNode>> nodeKinds() {
-        return Set.of(StreamNode.Merge.class);
-      }
-
-      @Override
-      public Executor build(ExecutorBuildContext ctx, StreamPlanNode node, List<Executor> in) {
-        List<InputChannel> chans = new ArrayList<>(channelsOf(ctx.actorId(), node.operatorId()));
-        return new MergeExecutor(ctx.infoOf(node), node.outputSchema(), chans);
-      }
-    };
+  public List<LocalChannel> inputsOf(int actorId, StreamPlanNode node) {
+    return channelsOf(actorId, node.operatorId());
   }
 
   private List<LocalChannel> channelsOf(int actorId, int mergeId) {

@@ -16,20 +16,15 @@ import dev.tideway.common.plan.TableDesc;
 import dev.tideway.common.types.DataType;
 import dev.tideway.common.types.Interval;
 import dev.tideway.common.types.Schema;
-import dev.tideway.compute.actor.ExecutorBuildContext;
-import dev.tideway.compute.actor.ExecutorBuilder;
 import dev.tideway.compute.exchange.BroadcastDispatcher;
 import dev.tideway.compute.exchange.ChannelId;
 import dev.tideway.compute.exchange.DispatchExecutor;
-import dev.tideway.compute.exchange.InputChannel;
 import dev.tideway.compute.exchange.LocalChannel;
-import dev.tideway.compute.exchange.MergeExecutor;
 import dev.tideway.compute.exchange.OutputChannel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * Nexmark q7 as two fragments joined by local channels. Each of the P source actors runs {@code
@@ -100,23 +95,11 @@ final class TwoFragmentJob implements LocalJob {
     return CheckedExecutor.wrap(new DispatchExecutor(info, chain, new BroadcastDispatcher(both)));
   }
 
-  /** Builds {@code Merge} leaves from the channels {@link #output} made for the source actors. */
+  /** The bid-side or agg-side channels {@link #output} made for the source actors. */
   @Override
-  public ExecutorBuilder mergeBuilder() {
-    return new ExecutorBuilder() {
-      @Override
-      public Set<Class<? extends StreamNode>> nodeKinds() {
-        return Set.of(StreamNode.Merge.class);
-      }
-
-      @Override
-      public Executor build(ExecutorBuildContext ctx, StreamPlanNode node, List<Executor> in) {
-        StreamNode.Merge m = (StreamNode.Merge) node.node();
-        List<InputChannel> chans =
-            new ArrayList<>(m.upstreamFragmentId() == BID_MERGE ? bidSide : aggSide);
-        return new MergeExecutor(ctx.infoOf(node), node.outputSchema(), chans);
-      }
-    };
+  public List<LocalChannel> inputsOf(int actorId, StreamPlanNode node) {
+    StreamNode.Merge m = (StreamNode.Merge) node.node();
+    return m.upstreamFragmentId() == BID_MERGE ? bidSide : aggSide;
   }
 
   /** The q7 actor's plan. */
