@@ -10,23 +10,17 @@ import dev.tideway.barrier.progress.JobProgress;
 import dev.tideway.barrier.progress.ProgressConfig;
 import dev.tideway.common.plan.StreamNode;
 import dev.tideway.common.plan.StreamPlanNode;
-import dev.tideway.common.time.Clock;
-import dev.tideway.meta.MetaConfig;
 import dev.tideway.meta.MetaServer;
-import dev.tideway.meta.catalog.CatalogCore;
 import dev.tideway.meta.catalog.CatalogLoader;
 import dev.tideway.meta.catalog.DdlCommand;
 import dev.tideway.meta.catalog.DdlReply;
 import dev.tideway.meta.catalog.DdlReply.BackfillThrottled.Applied;
 import dev.tideway.meta.cluster.FencedMetaStore;
 import dev.tideway.meta.cluster.MetaPaths;
-import dev.tideway.meta.cluster.NodeRegistry;
-import dev.tideway.meta.cluster.ZkFixture;
 import dev.tideway.meta.fragment.KryoPlanCodec;
 import dev.tideway.meta.fragment.Plans;
 import dev.tideway.meta.metadata.FragmentGraph;
 import dev.tideway.meta.metadata.JobStatus;
-import dev.tideway.meta.metadata.NodeInfo;
 import dev.tideway.meta.metadata.ObjectKind;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,55 +42,20 @@ class BackfillThrottleTest {
   final FakeCompute compute = new FakeCompute(5, 600);
   final FakeVersions versions = new FakeVersions();
 
-  interface Body {
-    void run(MetaServer meta, CuratorFramework zk, int schema, DdlReply.IdsReserved ids)
-        throws Exception;
-  }
-
-  void withMeta(Body body) throws Exception {
+  void withMeta(OneTableMeta.Body body) throws Exception {
     KryoPlanCodec codec = KryoPlanCodec.create();
     compute.codec = codec;
-    try (ZkFixture zk = new ZkFixture()) {
-      CuratorFramework client = zk.newClient();
-      NodeRegistry nodes = new NodeRegistry(client, new MetaPaths(CLUSTER));
-      nodes.register(new NodeInfo("compute", "compute-1:5688", 1, 2, 0));
-      var wiring =
-          new BarrierRunner.Wiring<String>(
-              new BarrierConfig(20, 1, 4, 10_000),
-              ProgressConfig.DEFAULT,
-              m -> compute.clientFor(m::onCompleted),
-              versions,
-              u -> {},
-              new RecoveryBackoff(50, 500, 2),
-              BarrierObserver.NONE,
-              List.of());
-      MetaConfig config =
-          new MetaConfig(
-              CLUSTER, zk.connectString(), "meta-a", "meta-a:5690", "127.0.0.1", 0, 2_000, 10_000);
-      try (MetaServer meta = MetaServer.start(config, codec, Clock.system(), wiring)) {
-        awaitTrue("ready leader", 10_000, () -> meta.isLeader() && meta.isReady());
-        int schema =
-            meta.catalog()
-                .orElseThrow()
-                .find(1, CatalogCore.DEFAULT_SCHEMA, ObjectKind.SCHEMA)
-                .orElseThrow()
-                .id();
-        var ids =
-            (DdlReply.IdsReserved)
-                meta.ddl().submit(new DdlCommand.ReserveIds(4)).get(5, TimeUnit.SECONDS);
-        versions.setKeyCount(ids.from() + 1, 600);
-        meta.ddl()
-            .submit(
-                BarrierFailoverTest.create(
-                    ObjectKind.TABLE, schema, "t", Plans.sourceTable(ids.from(), ids.from() + 1)))
-            .get(5, TimeUnit.SECONDS);
-        awaitTrue("table running", 10_000, () -> compute.resets.get() > 0);
-        body.run(meta, client, schema, ids);
-      } finally {
-        nodes.close();
-        client.close();
-      }
-    }
+    var wiring =
+        new BarrierRunner.Wiring<String>(
+            new BarrierConfig(20, 1, 4, 10_000),
+            ProgressConfig.DEFAULT,
+            m -> compute.clientFor(m::onCompleted),
+            versions,
+            u -> {},
+            new RecoveryBackoff(50, 500, 2),
+            BarrierObserver.NONE,
+            List.of());
+    OneTableMeta.run(CLUSTER, wiring, codec, compute, versions, 600, body);
   }
 
   static DdlReply.JobAccepted createMv(MetaServer meta, int schema, DdlReply.IdsReserved ids)

@@ -7,20 +7,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.tideway.barrier.global.BarrierConfig;
 import dev.tideway.barrier.message.Mutation;
 import dev.tideway.barrier.progress.ProgressConfig;
-import dev.tideway.common.time.Clock;
-import dev.tideway.meta.MetaConfig;
 import dev.tideway.meta.MetaServer;
-import dev.tideway.meta.catalog.CatalogCore;
 import dev.tideway.meta.catalog.DdlCommand;
 import dev.tideway.meta.catalog.DdlReply;
-import dev.tideway.meta.cluster.MetaPaths;
-import dev.tideway.meta.cluster.NodeRegistry;
-import dev.tideway.meta.cluster.ZkFixture;
 import dev.tideway.meta.fragment.KryoPlanCodec;
 import dev.tideway.meta.fragment.Plans;
 import dev.tideway.meta.metadata.FragmentGraph;
 import dev.tideway.meta.metadata.JobStatus;
-import dev.tideway.meta.metadata.NodeInfo;
 import dev.tideway.meta.metadata.ObjectKind;
 import java.util.List;
 import java.util.Set;
@@ -28,7 +21,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -44,45 +36,21 @@ class JobBuildTest {
   }
 
   void withMeta(Body body) throws Exception {
-    try (ZkFixture zk = new ZkFixture()) {
-      CuratorFramework nodeClient = zk.newClient();
-      NodeRegistry nodes = new NodeRegistry(nodeClient, new MetaPaths("build"));
-      nodes.register(new NodeInfo("compute", "compute-1:5688", 1, 2, 0));
-      var wiring =
-          new BarrierRunner.Wiring<String>(
-              new BarrierConfig(20, 1, 4, 10_000),
-              ProgressConfig.DEFAULT,
-              m -> compute.clientFor(m::onCompleted),
-              versions,
-              u -> {});
-      MetaConfig config =
-          new MetaConfig(
-              "build", zk.connectString(), "meta-a", "meta-a:5690", "127.0.0.1", 0, 2_000, 10_000);
-      try (MetaServer meta =
-          MetaServer.start(config, KryoPlanCodec.create(), Clock.system(), wiring)) {
-        awaitTrue("ready leader", 10_000, () -> meta.isLeader() && meta.isReady());
-        int schema =
-            meta.catalog()
-                .orElseThrow()
-                .find(1, CatalogCore.DEFAULT_SCHEMA, ObjectKind.SCHEMA)
-                .orElseThrow()
-                .id();
-        var ids =
-            (DdlReply.IdsReserved)
-                meta.ddl().submit(new DdlCommand.ReserveIds(4)).get(5, TimeUnit.SECONDS);
-        versions.setKeyCount(ids.from() + 1, 400);
-        meta.ddl()
-            .submit(
-                BarrierFailoverTest.create(
-                    ObjectKind.TABLE, schema, "t", Plans.sourceTable(ids.from(), ids.from() + 1)))
-            .get(5, TimeUnit.SECONDS);
-        awaitTrue("table running", 10_000, () -> compute.resets.get() > 0);
-        body.run(meta, schema, ids);
-      } finally {
-        nodes.close();
-        nodeClient.close();
-      }
-    }
+    var wiring =
+        new BarrierRunner.Wiring<String>(
+            new BarrierConfig(20, 1, 4, 10_000),
+            ProgressConfig.DEFAULT,
+            m -> compute.clientFor(m::onCompleted),
+            versions,
+            u -> {});
+    OneTableMeta.run(
+        "build",
+        wiring,
+        KryoPlanCodec.create(),
+        compute,
+        versions,
+        400,
+        (meta, zk, schema, ids) -> body.run(meta, schema, ids));
   }
 
   DdlReply.JobAccepted createMv(MetaServer meta, int schema, DdlReply.IdsReserved ids)
