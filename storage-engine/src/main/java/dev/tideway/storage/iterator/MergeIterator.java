@@ -12,15 +12,11 @@ import java.util.PriorityQueue;
  * buffer and from the version for a moment; such duplicates carry the same content and are emitted
  * once. Confined to one thread.
  */
-public final class MergeIterator implements EntryIterator {
+public final class MergeIterator extends CurrentEntryIterator {
   private final PriorityQueue<EntryIterator> heap = new PriorityQueue<>(MergeIterator::compare);
   private final List<EntryIterator> pending;
   private final List<EntryIterator> all;
   private EntryIterator top;
-  private byte[] key;
-  private long epoch;
-  private boolean delete;
-  private byte[] value;
   private boolean started;
 
   public MergeIterator(List<? extends EntryIterator> sources) {
@@ -85,26 +81,6 @@ public final class MergeIterator implements EntryIterator {
     delete = only.isDelete();
     value = only.value();
     return true;
-  }
-
-  @Override
-  public byte[] key() {
-    return key;
-  }
-
-  @Override
-  public long epoch() {
-    return epoch;
-  }
-
-  @Override
-  public boolean isDelete() {
-    return delete;
-  }
-
-  @Override
-  public byte[] value() {
-    return value;
   }
 
   @Override

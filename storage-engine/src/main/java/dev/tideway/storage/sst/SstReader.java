@@ -5,6 +5,7 @@ import dev.tideway.storage.api.KeyRange;
 import dev.tideway.storage.api.Keys;
 import dev.tideway.storage.api.SstInfo;
 import dev.tideway.storage.api.StorageException;
+import dev.tideway.storage.iterator.CurrentEntryIterator;
 import dev.tideway.storage.iterator.Entry;
 import dev.tideway.storage.iterator.EntryIterator;
 import dev.tideway.storage.objectstore.ObjectStore;
@@ -414,7 +415,7 @@ public final class SstReader implements AutoCloseable {
   }
 
   /** A range scan decoding rows lazily, one row group at a time. */
-  private final class Scan implements EntryIterator {
+  private final class Scan extends CurrentEntryIterator {
     private final KeyRange range;
     private final boolean full;
 
@@ -428,10 +429,6 @@ public final class SstReader implements AutoCloseable {
     private Cols cols;
     private long remaining;
     private boolean done;
-    private byte[] key;
-    private long epoch;
-    private boolean delete;
-    private byte[] value;
     private long rowsSeen;
 
     Scan(KeyRange range) {
@@ -509,39 +506,15 @@ public final class SstReader implements AutoCloseable {
         throw corrupted("row checksum mismatch after a full scan of " + rowsSeen + " rows", null);
       }
     }
-
-    @Override
-    public byte[] key() {
-      return key;
-    }
-
-    @Override
-    public long epoch() {
-      return epoch;
-    }
-
-    @Override
-    public boolean isDelete() {
-      return delete;
-    }
-
-    @Override
-    public byte[] value() {
-      return value;
-    }
   }
 
   /** A bounded range scan over cached 256-row blocks (see {@link #iterator}). */
-  private final class BlockScan implements EntryIterator {
+  private final class BlockScan extends CurrentEntryIterator {
     private final KeyRange range;
     private int page;
     private Block block;
     private int row;
     private boolean done;
-    private byte[] key;
-    private long epoch;
-    private boolean delete;
-    private byte[] value;
 
     BlockScan(KeyRange range) {
       this.range = range;
@@ -591,26 +564,6 @@ public final class SstReader implements AutoCloseable {
         done = true;
         throw rethrow(e);
       }
-    }
-
-    @Override
-    public byte[] key() {
-      return key;
-    }
-
-    @Override
-    public long epoch() {
-      return epoch;
-    }
-
-    @Override
-    public boolean isDelete() {
-      return delete;
-    }
-
-    @Override
-    public byte[] value() {
-      return value;
     }
   }
 
