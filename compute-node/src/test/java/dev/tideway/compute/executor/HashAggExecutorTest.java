@@ -260,6 +260,7 @@ class HashAggExecutorTest {
           Drain.all(new HashAggExecutor(INFO, src, plan(List.of(0)), store, 1 << 20));
       int barriers = 0;
       int[] rowsPerEpoch = new int[4];
+      long updateDeletes = 0;
       for (Message m : out) {
         if (m instanceof dev.tideway.barrier.message.Barrier) {
           barriers++;
@@ -271,11 +272,13 @@ class HashAggExecutorTest {
               .as("U- and U+ pair up inside a chunk")
               .isEqualTo(lines.stream().filter(l -> l.startsWith("U+")).count());
           rowsPerEpoch[barriers] += c.chunk().cardinality();
+          updateDeletes += lines.stream().filter(l -> l.startsWith("U-")).count();
         }
       }
       assertThat(barriers).isEqualTo(3);
       assertThat(rowsPerEpoch[1]).as("inserts of epoch 1, before barrier 2").isEqualTo(groups);
       assertThat(rowsPerEpoch[2]).as("updates of epoch 2, before barrier 3").isEqualTo(2 * groups);
+      assertThat(updateDeletes).as("one U-/U+ pair per group updated in epoch 2").isEqualTo(groups);
     }
   }
 }
