@@ -161,6 +161,11 @@ enum NexmarkQuery {
    * A table of {@code types} keyed by its first {@code pkLen} columns, distributed by the first.
    */
   static TableDesc table(int id, List<DataType> types, int pkLen) {
+    return table(id, types, pkLen, false);
+  }
+
+  /** {@link #table(int, List, int)}, declared append-only when {@code appendOnly}. */
+  static TableDesc table(int id, List<DataType> types, int pkLen, boolean appendOnly) {
     List<ColumnDesc> cols = new ArrayList<>();
     List<ColumnOrder> pk = new ArrayList<>();
     for (int i = 0; i < types.size(); i++) {
@@ -169,6 +174,6 @@ enum NexmarkQuery {
         pk.add(ColumnOrder.asc(i));
       }
     }
-    return new TableDesc(id, "nexmark_" + id, cols, pk, List.of(0), false, false);
+    return new TableDesc(id, "nexmark_" + id, cols, pk, List.of(0), appendOnly, false);
   }
 }

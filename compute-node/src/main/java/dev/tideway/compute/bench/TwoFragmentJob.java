@@ -157,7 +157,7 @@ final class TwoFragmentJob implements LocalJob {
             List.of(2),
             List.of(2),
             Optional.of(cond),
-            NexmarkQuery.table(22, bids.outputSchema().types(), 4),
+            NexmarkQuery.table(22, bids.outputSchema().types(), 4, true), // bids only insert
             NexmarkQuery.table(23, agg.outputSchema().types(), 3)),
         List.of(bids, agg),
         Schema.ofTypes(both));

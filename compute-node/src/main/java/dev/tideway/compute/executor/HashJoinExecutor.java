@@ -13,6 +13,7 @@ import dev.tideway.common.chunk.StreamChunkBuilder;
 import dev.tideway.common.key.OrderType;
 import dev.tideway.common.plan.JoinType;
 import dev.tideway.common.plan.StreamNode;
+import dev.tideway.common.plan.TableDesc;
 import dev.tideway.common.row.Row;
 import dev.tideway.common.types.DataType;
 import dev.tideway.common.types.Field;
@@ -26,7 +27,6 @@ import dev.tideway.storage.table.StateTable;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Inner equi-join of two streams, with an optional extra condition over the joined row (the
@@ -55,7 +55,10 @@ import java.util.Map;
  * by one upstream with bounded channels then need non-blocking inputs from the runtime.
  *
  * <p>State layout per side (the plan's table descs give the table ids): the side's columns then
- * {@code multiplicity bigint}; pk = join key columns, then every column, all ascending.
+ * {@code multiplicity bigint}; pk = join key columns, then every column, all ascending. A side
+ * whose table desc is {@code appendOnly} (its input only inserts) stores the side's columns then
+ * {@code epoch bigint, sequence bigint}, pk = join key columns, epoch, sequence: every write is
+ * blind and a delete fails the actor ({@link JoinSideState}).
  *
  * <p>Confined to the actor thread.
  */
@@ -117,8 +120,8 @@ public final class HashJoinExecutor implements Executor {
     this.info = info;
     int[] lk = plan.leftKeys().stream().mapToInt(Integer::intValue).toArray();
     int[] rk = plan.rightKeys().stream().mapToInt(Integer::intValue).toArray();
-    this.left = side(left, lk, plan.leftTable().tableId(), store, cacheUnits, filterBits);
-    this.right = side(right, rk, plan.rightTable().tableId(), store, cacheUnits, filterBits);
+    this.left = side(left, lk, plan.leftTable(), store, cacheUnits, filterBits);
+    this.right = side(right, rk, plan.rightTable(), store, cacheUnits, filterBits);
     this.schema = concat(left.schema(), right.schema());
     this.condition =
         plan.condition().map(c -> ExprCompiler.compile(c, schema.types())).orElse(null);
@@ -131,14 +134,24 @@ public final class HashJoinExecutor implements Executor {
   }
 
   private static Side side(
-      Executor input, int[] keys, int tableId, StateStore store, long cacheUnits, int bits) {
-    List<DataType> types = new ArrayList<>(input.schema().types());
-    types.add(DataType.BIGINT);
+      Executor input, int[] keys, TableDesc desc, StateStore store, long cacheUnits, int bits) {
     int n = input.schema().size();
-    int[] pk = new int[keys.length + n];
-    System.arraycopy(keys, 0, pk, 0, keys.length);
-    for (int c = 0; c < n; c++) {
-      pk[keys.length + c] = c;
+    List<DataType> types = new ArrayList<>(input.schema().types());
+    int[] pk;
+    if (desc.appendOnly()) {
+      types.add(DataType.BIGINT); // epoch
+      types.add(DataType.BIGINT); // sequence in the epoch
+      pk = new int[keys.length + 2];
+      System.arraycopy(keys, 0, pk, 0, keys.length);
+      pk[keys.length] = n;
+      pk[keys.length + 1] = n + 1;
+    } else {
+      types.add(DataType.BIGINT); // multiplicity
+      pk = new int[keys.length + n];
+      System.arraycopy(keys, 0, pk, 0, keys.length);
+      for (int c = 0; c < n; c++) {
+        pk[keys.length + c] = c;
+      }
     }
     List<DataType> keyTypes = new ArrayList<>();
     int[] keyPos = new int[keys.length];
@@ -146,6 +159,7 @@ public final class HashJoinExecutor implements Executor {
       keyTypes.add(types.get(keys[k]));
       keyPos[k] = k;
     }
+    int tableId = desc.tableId();
     StateTable t =
         StateTable.open(
             store,
@@ -155,7 +169,9 @@ public final class HashJoinExecutor implements Executor {
                 tableId, types, pk, Collections.nCopies(pk.length, OrderType.ASC), keys));
     VnodeHasher vnode = new VnodeHasher(keyTypes, keyPos);
     return new Side(
-        input, new JoinSideState(t, keys, input.schema().types(), vnode, cacheUnits, bits));
+        input,
+        new JoinSideState(
+            t, keys, input.schema().types(), vnode, cacheUnits, bits, desc.appendOnly()));
   }
 
   @Override
@@ -216,8 +232,8 @@ public final class HashJoinExecutor implements Executor {
       right.state.init(b.curr());
       started = true;
     } else {
-      left.state.table.commit(b.curr(), b.prev());
-      right.state.table.commit(b.curr(), b.prev());
+      left.state.commit(b.curr(), b.prev());
+      right.state.commit(b.curr(), b.prev());
     }
     left.state.evict();
     right.state.evict();
@@ -238,16 +254,25 @@ public final class HashJoinExecutor implements Executor {
       }
       Op op = chunk.op(i).isInsert() ? Op.INSERT : Op.DELETE;
       Checks.checkState(
+          op == Op.INSERT || !self.state.appendOnly(),
+          "%s: the %s side is append-only (its plan says its input only inserts) but got a"
+              + " delete of row %s",
+          info,
+          selfIsLeft ? "left" : "right",
+          row);
+      Checks.checkState(
           self.state.apply(key, row, op == Op.INSERT ? 1 : -1),
           "%s: delete of row %s that the join does not hold",
           info,
           row);
-      for (Map.Entry<Row, long[]> m : other.state.rows(key).entrySet()) {
-        Row joined = selfIsLeft ? row.concat(m.getKey()) : m.getKey().concat(row);
-        for (long t = m.getValue()[0]; t > 0; t--) {
-          out.append(op, joined);
-        }
-      }
+      other.state.forEachRow(
+          key,
+          (match, times) -> {
+            Row joined = selfIsLeft ? row.concat(match) : match.concat(row);
+            for (long t = times; t > 0; t--) {
+              out.append(op, joined);
+            }
+          });
     }
     StreamChunk joined = out.build();
     if (condition == null || joined.size() == 0) {

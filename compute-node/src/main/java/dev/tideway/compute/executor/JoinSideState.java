@@ -5,7 +5,7 @@ import dev.tideway.common.row.Row;
 import dev.tideway.common.types.DataType;
 import dev.tideway.common.vnode.VnodeHasher;
 import dev.tideway.storage.table.StateTable;
-import java.util.Collections;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,8 +34,17 @@ import java.util.Map;
  * differs from key equality there, see {@link KeyFilter#exact}): every probe scans, every write
  * reads.
  *
+ * <p>Append-only sides (the plan's table desc says {@code appendOnly}: the side's input only
+ * inserts, as a source's rows do) keep no multiplicity: each row is stored under the key (join key,
+ * epoch, sequence within the epoch), an identity no other write can have, so every write is blind
+ * (no read, no row filter) and a cached key is a plain list of its rows. Identical rows stay
+ * separate entries and match once each, as a multiplicity would make them. A delete fails the
+ * actor.
+ *
  * <p>Recovery: the state lives only in the executor, which is rebuilt on recovery; {@link #init}
- * drops the cache and rebuilds the filter from the table, so nothing cached survives a recovery.
+ * drops the cache and rebuilds the filter from the table, so nothing cached survives a recovery. An
+ * append-only side numbers its rows from each epoch it is in, and a recovered side starts at an
+ * epoch after every one written before, so identities never repeat.
  *
  * <p>Confined to the join's actor thread.
  */
@@ -51,6 +60,17 @@ final class JoinSideState {
   /** Cached keys, least recently used first; each maps row → {multiplicity}. */
   private final LinkedHashMap<Row, LinkedHashMap<Row, long[]>> cache =
       new LinkedHashMap<>(64, 0.75f, true);
+
+  /** An append-only side's cached keys, least recently used first; each lists its rows. */
+  private final LinkedHashMap<Row, ArrayList<Row>> appended = new LinkedHashMap<>(64, 0.75f, true);
+
+  /** Rows inserted only: stored by (key, epoch, sequence), no multiplicity. */
+  private final boolean appendOnly;
+
+  /** The epoch being written and the next sequence number in it (append-only sides). */
+  private long epoch;
+
+  private long sequence;
 
   /** Keys plus rows held in {@link #cache}. */
   private long cachedUnits;
@@ -69,9 +89,11 @@ final class JoinSideState {
       List<DataType> types,
       VnodeHasher keyVnode,
       long capacity,
-      int bits) {
+      int bits,
+      boolean appendOnly) {
     Checks.checkArgument(capacity > 0, "join cache capacity must be > 0, got %s", capacity);
     this.table = table;
+    this.appendOnly = appendOnly;
     this.keys = keys;
     this.width = types.size();
     this.exact = KeyFilter.exact(types);
@@ -84,10 +106,18 @@ final class JoinSideState {
     }
   }
 
+  /** Whether the side stores rows by identity, inserts only ({@link JoinSideState}). */
+  boolean appendOnly() {
+    return appendOnly;
+  }
+
   /** Initialises the table at {@code epoch}; drops the cache and rebuilds the key filter. */
   void init(long epoch) {
     table.init(epoch);
+    this.epoch = epoch;
+    this.sequence = 0;
     cache.clear();
+    appended.clear();
     cachedUnits = 0;
     if (!exact) {
       return;
@@ -98,21 +128,44 @@ final class JoinSideState {
       while (rows.hasNext()) {
         Row stored = rows.next();
         filter.add(stored.project(keys));
-        rowFilter.add(stored.project(rowColumns));
+        if (!appendOnly) {
+          rowFilter.add(stored.project(rowColumns));
+        }
       }
     }
   }
 
-  /** Every row under {@code key} with its multiplicity, in pk order for a freshly loaded key. */
-  Map<Row, long[]> rows(Row key) {
+  /** A row under a key and how many times the side holds it. */
+  @FunctionalInterface
+  interface RowVisitor {
+    void visit(Row row, long times);
+  }
+
+  /** Visits every row under {@code key} with its multiplicity, in pk order for a loaded key. */
+  void forEachRow(Row key, RowVisitor visitor) {
+    if (appendOnly) {
+      ArrayList<Row> list = appended.get(key);
+      if (list == null) {
+        if (filter != null && !filter.mayContain(key)) {
+          return;
+        }
+        list = loadAppended(key);
+      }
+      for (int i = 0; i < list.size(); i++) {
+        visitor.visit(list.get(i), 1);
+      }
+      return;
+    }
     LinkedHashMap<Row, long[]> e = cache.get(key);
-    if (e != null) {
-      return e;
+    if (e == null) {
+      if (filter != null && !filter.mayContain(key)) {
+        return;
+      }
+      e = load(key);
     }
-    if (filter != null && !filter.mayContain(key)) {
-      return Collections.emptyMap();
+    for (Map.Entry<Row, long[]> m : e.entrySet()) {
+      visitor.visit(m.getKey(), m.getValue()[0]);
     }
-    return load(key);
   }
 
   /** Reads every row under {@code key}; caches them when the side's types allow. */
@@ -131,11 +184,29 @@ final class JoinSideState {
     return e;
   }
 
+  /** Reads every row under {@code key} of an append-only side; caches them when allowed. */
+  private ArrayList<Row> loadAppended(Row key) {
+    ArrayList<Row> list = new ArrayList<>();
+    try (StateTable.CloseableRows rs = table.iter(keyVnode.vnode(key), key)) {
+      while (rs.hasNext()) {
+        list.add(rs.next().project(rowColumns));
+      }
+    }
+    if (exact) {
+      appended.put(key, list);
+      cachedUnits += 1 + list.size();
+    }
+    return list;
+  }
+
   /**
    * Adds {@code sign} (+1 or -1) to the multiplicity of {@code row} under {@code key}, in the table
    * and, when cached, in the cache. Returns false for a delete of a row the side does not hold.
    */
   boolean apply(Row key, Row row, int sign) {
+    if (appendOnly) {
+      return append(key, row, sign);
+    }
     LinkedHashMap<Row, long[]> e = cache.get(key);
     boolean unseenRow = e == null && rowFilter != null && !rowFilter.mayContain(row);
     long old;
@@ -184,12 +255,49 @@ final class JoinSideState {
     return true;
   }
 
+  /**
+   * An append-only side's write: a blind insert under a fresh identity; false for a delete (such a
+   * side holds no row a delete could name).
+   */
+  private boolean append(Row key, Row row, int sign) {
+    if (sign < 0) {
+      return false;
+    }
+    ArrayList<Row> list = appended.get(key);
+    if (list == null && filter != null && !filter.mayContain(key)) {
+      list = new ArrayList<>(); // the key holds nothing: after this write the cache knows all of it
+      appended.put(key, list);
+      cachedUnits++;
+    }
+    table.insert(row.concat(Row.of(epoch, sequence++)));
+    if (filter != null) {
+      filter.add(key);
+    }
+    if (list != null) {
+      list.add(row);
+      cachedUnits++;
+    }
+    return true;
+  }
+
+  /** Seals the epoch's writes ({@link StateTable#commit}) and starts numbering {@code curr}. */
+  void commit(long curr, long prev) {
+    table.commit(curr, prev);
+    epoch = curr;
+    sequence = 0;
+  }
+
   /** Trims the cache to its capacity, least recently used keys first (call at barriers). */
   void evict() {
     Iterator<LinkedHashMap<Row, long[]>> it = cache.values().iterator();
     while (cachedUnits > capacity && it.hasNext()) {
       cachedUnits -= 1 + it.next().size();
       it.remove();
+    }
+    Iterator<ArrayList<Row>> lists = appended.values().iterator();
+    while (cachedUnits > capacity && lists.hasNext()) {
+      cachedUnits -= 1 + lists.next().size();
+      lists.remove();
     }
   }
 

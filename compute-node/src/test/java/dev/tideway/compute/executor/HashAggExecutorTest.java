@@ -29,13 +29,18 @@ class HashAggExecutorTest {
   static final ExecutorInfo INFO = new ExecutorInfo(1, 9, "HashAgg");
 
   static TableDesc table(int id) {
+    return table(id, false);
+  }
+
+  /** A state table desc with id {@code id}, declared append-only when {@code appendOnly}. */
+  static TableDesc table(int id, boolean appendOnly) {
     return new TableDesc(
         id,
         "t" + id,
         List.of(new ColumnDesc(0, "k", DataType.BIGINT)),
         List.of(ColumnOrder.asc(0)),
         List.of(0),
-        false,
+        appendOnly,
         false);
   }
 

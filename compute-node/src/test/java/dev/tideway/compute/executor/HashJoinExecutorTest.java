@@ -2,6 +2,7 @@ package dev.tideway.compute.executor;
 
 import static dev.tideway.compute.testing.Drain.chunk;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tideway.barrier.executor.ExecutorInfo;
 import dev.tideway.common.plan.ExprNode;
@@ -93,5 +94,58 @@ class HashJoinExecutorTest {
     assertThat(run(l, r, true))
         .containsExactly(
             "B1", chunk("bigint bigint bigint bigint\n+ 1 10 1 20\n+ 1 50 1 20 D"), "B2");
+  }
+
+  /** left(k, a) JOIN right(k, b) ON k, the left side append-only, each side caching 1 unit. */
+  static List<String> runAppendOnlyLeft(MockSource l, MockSource r) {
+    StreamNode.HashJoin plan =
+        new StreamNode.HashJoin(
+            JoinType.INNER,
+            List.of(0),
+            List.of(0),
+            Optional.empty(),
+            HashAggExecutorTest.table(20, true),
+            HashAggExecutorTest.table(21));
+    try (Storage store = StateStores.open("memory://", StorageOptions.defaults())) {
+      return Drain.pretty(Drain.all(new HashJoinExecutor(INFO, l, r, plan, store, 1, 20))).stream()
+          .map(
+              s ->
+                  s.startsWith("B")
+                      ? "B" + Epochs.physicalMillis(Long.parseLong(s.substring(1)))
+                      : s)
+          .toList();
+    }
+  }
+
+  @Test
+  void anAppendOnlySideMatchesEveryInsertedCopyAcrossEpochsAndEvictions() {
+    MockSource l = MockSource.of("bigint", "bigint");
+    MockSource r = MockSource.of("bigint", "bigint");
+    l.pushBarrier(Epochs.of(1)).pushChunk("+ 1 10\n+ 1 10\n+ 2 20").pushBarrier(Epochs.of(2));
+    l.pushChunk("+ 1 10").pushBarrier(Epochs.of(3));
+    l.pushBarrier(Epochs.of(4)).pushBarrier(Epochs.of(5));
+    r.pushBarrier(Epochs.of(1)).pushBarrier(Epochs.of(2)).pushBarrier(Epochs.of(3));
+    r.pushChunk("+ 1 100\n+ 3 300").pushBarrier(Epochs.of(4));
+    r.pushChunk("- 1 100").pushBarrier(Epochs.of(5));
+    assertThat(runAppendOnlyLeft(l, r))
+        .containsExactly(
+            "B1",
+            "B2",
+            "B3",
+            chunk("bigint bigint bigint bigint\n+ 1 10 1 100\n+ 1 10 1 100\n+ 1 10 1 100"),
+            "B4",
+            chunk("bigint bigint bigint bigint\n- 1 10 1 100\n- 1 10 1 100\n- 1 10 1 100"),
+            "B5");
+  }
+
+  @Test
+  void aDeleteOnAnAppendOnlySideFailsNamingTheSide() {
+    MockSource l = MockSource.of("bigint", "bigint");
+    MockSource r = MockSource.of("bigint", "bigint");
+    l.pushBarrier(Epochs.of(1)).pushChunk("+ 1 10\n- 1 10").pushBarrier(Epochs.of(2));
+    r.pushBarrier(Epochs.of(1)).pushBarrier(Epochs.of(2));
+    assertThatThrownBy(() -> runAppendOnlyLeft(l, r))
+        .hasMessageContaining("left side is append-only")
+        .hasMessageContaining("1, 10");
   }
 }
