@@ -24,6 +24,7 @@ import dev.tideway.compute.expr.Expression;
 import dev.tideway.compute.expr.Vectors;
 import dev.tideway.storage.api.StateStore;
 import dev.tideway.storage.table.StateTable;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -38,8 +39,10 @@ import java.util.List;
  * then probes the other side's table and emits one joined row per match (times the match's
  * multiplicity) with its own op, as {@code +} or {@code -}: a pair's two halves may match different
  * rows, so updates are not kept as {@code U-}/{@code U+}. A row with a NULL join key matches
- * nothing and is not stored. The condition is evaluated over the joined rows and hides the ones it
- * rejects.
+ * nothing and is not stored. The joined rows of one input chunk come out in chunks of at most
+ * {@link #OUTPUT_CHUNK_ROWS} candidates (a change under a key with many rows, as q5's maximum of a
+ * window, matches every row of the window); the condition is evaluated over each and hides the rows
+ * it rejects, and a chunk left with no row is dropped.
  *
  * <p>Reads: each side caches whole join keys (every row under the key, loaded by one prefix scan on
  * a probe miss, LRU-trimmed to its capacity at barriers) and keeps a filter of the keys it wrote,
@@ -70,6 +73,12 @@ public final class HashJoinExecutor implements Executor {
   private final Expression condition;
   private boolean started;
   private int turn;
+
+  /** Matches of the last input chunk not yet returned (bounded chunks of one input chunk). */
+  private final ArrayDeque<Message> pending = new ArrayDeque<>();
+
+  /** Candidate rows per output chunk at most: a hot key's matches come out in pieces. */
+  static final int OUTPUT_CHUNK_ROWS = 1024;
 
   /** One input, its side's state and the barrier it delivered, if any. */
   private static final class Side {
@@ -186,6 +195,9 @@ public final class HashJoinExecutor implements Executor {
 
   @Override
   public Message next() {
+    if (!pending.isEmpty()) {
+      return pending.poll();
+    }
     int idle = 0;
     while (true) {
       if (left.barrier != null && right.barrier != null) {
@@ -209,9 +221,9 @@ public final class HashJoinExecutor implements Executor {
         s.barrier = b;
       } else if (m instanceof Message.Chunk c) {
         Checks.checkState(started, "%s: chunk before the first barrier", info);
-        StreamChunk out = join(c.chunk(), s, pickLeft ? right : left, pickLeft);
-        if (out.cardinality() > 0) {
-          return Message.of(out);
+        join(c.chunk(), s, pickLeft ? right : left, pickLeft);
+        if (!pending.isEmpty()) {
+          return pending.poll();
         }
       }
     }
@@ -240,9 +252,13 @@ public final class HashJoinExecutor implements Executor {
     return b;
   }
 
-  /** Applies {@code chunk} of side {@code self} and returns its matches against {@code other}. */
-  private StreamChunk join(StreamChunk chunk, Side self, Side other, boolean selfIsLeft) {
-    StreamChunkBuilder out = new StreamChunkBuilder(schema.types(), chunk.cardinality());
+  /**
+   * Applies {@code chunk} of side {@code self} and queues its matches against {@code other} in
+   * {@link #pending}, as chunks of at most {@link #OUTPUT_CHUNK_ROWS} candidate rows each, those
+   * with no row the condition keeps left out.
+   */
+  private void join(StreamChunk chunk, Side self, Side other, boolean selfIsLeft) {
+    StreamChunkBuilder[] out = {new StreamChunkBuilder(schema.types(), chunk.cardinality())};
     for (int i = 0; i < chunk.size(); i++) {
       if (!chunk.isVisible(i)) {
         continue;
@@ -270,20 +286,33 @@ public final class HashJoinExecutor implements Executor {
           (match, times) -> {
             Row joined = selfIsLeft ? row.concat(match) : match.concat(row);
             for (long t = times; t > 0; t--) {
-              out.append(op, joined);
+              out[0].append(op, joined);
+              if (out[0].size() >= OUTPUT_CHUNK_ROWS) {
+                emit(out[0].build());
+                out[0] = new StreamChunkBuilder(schema.types(), OUTPUT_CHUNK_ROWS);
+              }
             }
           });
     }
-    StreamChunk joined = out.build();
-    if (condition == null || joined.size() == 0) {
-      return joined;
+    emit(out[0].build());
+  }
+
+  /** Queues the candidate rows of {@code joined} the condition keeps, if there are any. */
+  private void emit(StreamChunk joined) {
+    if (joined.size() == 0) {
+      return;
     }
-    BoolVector ok = (BoolVector) condition.eval(joined, Vectors.visibleRows(joined));
-    boolean[] keep = new boolean[joined.size()];
-    for (int i = 0; i < keep.length; i++) {
-      keep[i] = !ok.isNull(i) && ok.getBoolean(i);
+    if (condition != null) {
+      BoolVector ok = (BoolVector) condition.eval(joined, Vectors.visibleRows(joined));
+      boolean[] keep = new boolean[joined.size()];
+      for (int i = 0; i < keep.length; i++) {
+        keep[i] = !ok.isNull(i) && ok.getBoolean(i);
+      }
+      joined = joined.withVisibility(keep);
     }
-    return joined.withVisibility(keep);
+    if (joined.cardinality() > 0) {
+      pending.add(Message.of(joined));
+    }
   }
 
   private static boolean hasNull(Row key) {

@@ -37,9 +37,9 @@ import java.util.Map;
  * <p>Append-only sides (the plan's table desc says {@code appendOnly}: the side's input only
  * inserts, as a source's rows do) keep no multiplicity: each row is stored under the key (join key,
  * epoch, sequence within the epoch), an identity no other write can have, so every write is blind
- * (no read, no row filter) and a cached key is a plain list of its rows. Identical rows stay
- * separate entries and match once each, as a multiplicity would make them. A delete fails the
- * actor.
+ * (no read, no row filter) and a cached key is a plain list of its rows. Such a side caches only
+ * the keys a probe loaded, not every key written. Identical rows stay separate entries and match
+ * once each, as a multiplicity would make them. A delete fails the actor.
  *
  * <p>Recovery: the state lives only in the executor, which is rebuilt on recovery; {@link #init}
  * drops the cache and rebuilds the filter from the table, so nothing cached survives a recovery. An
@@ -263,12 +263,10 @@ final class JoinSideState {
     if (sign < 0) {
       return false;
     }
-    ArrayList<Row> list = appended.get(key);
-    if (list == null && filter != null && !filter.mayContain(key)) {
-      list = new ArrayList<>(); // the key holds nothing: after this write the cache knows all of it
-      appended.put(key, list);
-      cachedUnits++;
-    }
+    // only keys a probe loaded are cached: most keys of an append-only side are written far more
+    // often than probed (q7's bids by price), and a cache of every written key made each insert a
+    // lookup in a map too large for the CPU caches
+    ArrayList<Row> list = appended.isEmpty() ? null : appended.get(key);
     table.insert(row.concat(Row.of(epoch, sequence++)));
     if (filter != null) {
       filter.add(key);
