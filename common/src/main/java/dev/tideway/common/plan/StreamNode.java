@@ -30,7 +30,8 @@ public sealed interface StreamNode
         StreamNode.Exchange,
         StreamNode.Merge,
         StreamNode.TumbleWindow,
-        StreamNode.HopWindow {
+        StreamNode.HopWindow,
+        StreamNode.LocalAgg {
 
   /** Inputs this body takes: 0 for leaves, 1 for unary operators, 2 for joins. */
   int inputCount();
@@ -476,6 +477,72 @@ public sealed interface StreamNode
     @Override
     public void checkSchemas(List<Schema> inputs, Schema output) {
       checkWindowOutput("HopWindow", timeColumn, inputs.get(0), output);
+    }
+  }
+
+  /**
+   * The first phase of a two-phase grouped aggregation over an append-only input (Flink's local
+   * aggregation, RisingWave's two-phase agg): partial results per group of the rows seen since the
+   * last flush, emitted as inserts before each barrier and whenever the partial groups reach a
+   * bound, and kept in no state table. The second phase is a {@link HashAgg} over the partials with
+   * {@link #globalCall} per call, so the exchange between the two carries one row per group and
+   * flush instead of one per input row. Output: the group key columns, then one partial per call
+   * ({@link #partialType}).
+   *
+   * @param groupKeys the input columns to group by
+   * @param aggCalls count, count(*), sum, min or max; none DISTINCT (their partials cannot merge)
+   */
+  record LocalAgg(List<Integer> groupKeys, List<AggCall> aggCalls) implements StreamNode {
+    public LocalAgg {
+      groupKeys = List.copyOf(groupKeys);
+      aggCalls = List.copyOf(aggCalls);
+      Checks.checkArgument(!aggCalls.isEmpty(), "LocalAgg needs at least one call");
+      PlanChecks.checkIndices(groupKeys, Integer.MAX_VALUE, "LocalAgg group keys");
+      for (AggCall c : aggCalls) {
+        Checks.checkArgument(
+            !c.distinct() && c.kind() != AggKind.AVG,
+            "LocalAgg cannot split %s: only count, count(*), sum, min and max without DISTINCT",
+            c);
+      }
+    }
+
+    /** The type of a call's partial column: BIGINT for the counts, else the call's result. */
+    public static DataType partialType(AggCall call) {
+      return call.kind() == AggKind.COUNT || call.kind() == AggKind.COUNT_STAR
+          ? DataType.BIGINT
+          : call.returnType();
+    }
+
+    /**
+     * The second-phase call merging the partials of {@code call} found in column {@code column}: a
+     * count becomes the sum of the partial counts, sum/min/max stay themselves.
+     */
+    public static AggCall globalCall(AggCall call, int column) {
+      AggKind kind =
+          call.kind() == AggKind.COUNT || call.kind() == AggKind.COUNT_STAR
+              ? AggKind.SUM
+              : call.kind();
+      return AggCall.of(kind, new ExprNode.InputRef(column, partialType(call)), call.returnType());
+    }
+
+    @Override
+    public int inputCount() {
+      return 1;
+    }
+
+    @Override
+    public void checkSchemas(List<Schema> inputs, Schema output) {
+      Schema in = inputs.get(0);
+      PlanChecks.checkIndices(groupKeys, in.size(), "LocalAgg group keys");
+      List<DataType> expected = new ArrayList<>();
+      for (int k : groupKeys) {
+        expected.add(in.type(k));
+      }
+      for (AggCall c : aggCalls) {
+        c.checkAgainst(in);
+        expected.add(partialType(c));
+      }
+      checkSameTypes("LocalAgg output", expected, output.types());
     }
   }
 

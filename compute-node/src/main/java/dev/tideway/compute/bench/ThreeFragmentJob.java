@@ -40,11 +40,16 @@ import java.util.Optional;
  *
  * <ol>
  *   <li>Source fragment, P actors: {@code Source → Project(auction, bidder, price, date_time) →
- *       HOP(2 s, 10 s)}, hash-dispatched by (window_start, window_end) to the count actors (vnode v
- *       to count actor {@code v % P}), so every window lives on one count actor.
- *   <li>Count fragment, P actors: {@code Merge → HashAgg(count(*) group by auction, window_start,
- *       window_end)} (AB). Its output is already partitioned by window, so count actor i feeds only
- *       query actor i (no shuffle), through two channels: one {@link SimpleDispatcher} each.
+ *       HOP(2 s, 10 s) → LocalAgg(count(*) group by auction, window_start, window_end)}, the
+ *       partial counts hash-dispatched by (window_start, window_end) to the count actors (vnode v
+ *       to count actor {@code v % P}), so every window lives on one count actor. The bids are
+ *       append-only, so AB's count splits in two phases (as Flink's local-global aggregation and
+ *       RisingWave's two-phase agg split it): half the bids go to one hot auction, and a partial
+ *       row stands for many bids of it.
+ *   <li>Count fragment, P actors: {@code Merge → HashAgg(sum(partial) group by auction,
+ *       window_start, window_end)} (AB). Its output is already partitioned by window, so count
+ *       actor i feeds only query actor i (no shuffle), through two channels: one {@link
+ *       SimpleDispatcher} each.
  *   <li>Query fragment, P actors: {@code Materialize(Project(auction, window_start, num) of
  *       HashJoin(Merge AB, HashAgg(max(num) group by window) over Merge AB) on (window_start,
  *       window_end) with num >= maxn)}.
@@ -87,8 +92,8 @@ final class ThreeFragmentJob implements LocalJob {
    */
   static final int AB_CHANNEL_CAPACITY = 2;
 
-  /** The HOP rows' columns: auction, bidder, price, date_time, window_start, window_end. */
-  private static final int[] WINDOW_COLUMNS = {4, 5};
+  /** The window columns of the partial counts (auction, window_start, window_end, partial). */
+  private static final int[] WINDOW_COLUMNS = {1, 2};
 
   private static final DataType TS = DataType.TIMESTAMP;
   private static final DataType BIG = DataType.BIGINT;
@@ -125,10 +130,16 @@ final class ThreeFragmentJob implements LocalJob {
     }
   }
 
-  /** The source fragment's plan: the bid columns and the HOP window, so rows hash by window. */
+  /**
+   * The source fragment's plan: the bid columns, the HOP window and the first phase of AB's count
+   * (partial counts per auction and window), so rows hash by window.
+   */
   static StreamPlanNode sourcePlan(StreamPlanNode source) {
+    StreamPlanNode hop =
+        StreamPlanNode.unary(
+            2, new StreamNode.HopWindow(3, TWO_S, TEN_S), LocalJob.bidColumns(source), WINDOWED);
     return StreamPlanNode.unary(
-        2, new StreamNode.HopWindow(3, TWO_S, TEN_S), LocalJob.bidColumns(source), WINDOWED);
+        3, new StreamNode.LocalAgg(List.of(0, 4, 5), List.of(AggCall.countStar())), hop, COUNTS);
   }
 
   @Override
@@ -193,16 +204,16 @@ final class ThreeFragmentJob implements LocalJob {
         "q5 with P=" + parallelism + ": actor " + actorId + " has no merge " + mergeId);
   }
 
-  /** A count actor's plan: AB over the HOP rows of its windows. */
+  /** A count actor's plan: AB, the sum of the partial counts of its windows. */
   private static StreamPlanNode countPlan() {
     StreamPlanNode merge =
         StreamPlanNode.leaf(
-            COUNT_MERGE, new StreamNode.Merge(SOURCE_FRAGMENT, DispatcherKind.HASH), WINDOWED);
+            COUNT_MERGE, new StreamNode.Merge(SOURCE_FRAGMENT, DispatcherKind.HASH), COUNTS);
     return StreamPlanNode.unary(
         22,
         new StreamNode.HashAgg(
-            List.of(0, 4, 5),
-            List.of(AggCall.countStar()),
+            List.of(0, 1, 2),
+            List.of(StreamNode.LocalAgg.globalCall(AggCall.countStar(), 3)),
             NexmarkQuery.table(22, List.of(BIG, TS, TS), 3),
             Map.of()),
         merge,

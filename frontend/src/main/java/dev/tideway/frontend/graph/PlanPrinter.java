@@ -93,6 +93,13 @@ public final class PlanPrinter {
           + a.aggCalls().stream().map(c -> agg(c, in)).collect(Collectors.joining(", "))
           + "] }";
     }
+    if (body instanceof StreamNode.LocalAgg a) {
+      return "{ group: "
+          + refs(a.groupKeys(), in)
+          + ", partial aggs: ["
+          + a.aggCalls().stream().map(c -> agg(c, in)).collect(Collectors.joining(", "))
+          + "] }";
+    }
     if (body instanceof StreamNode.HashJoin j) {
       Schema right = n.inputs().get(1).outputSchema();
       List<String> eq = new ArrayList<>();

@@ -7,14 +7,16 @@ import dev.tideway.compute.actor.ExecutorBuildContext;
 import dev.tideway.compute.actor.ExecutorBuilder;
 import dev.tideway.compute.executor.FilterExecutor;
 import dev.tideway.compute.executor.HopWindowExecutor;
+import dev.tideway.compute.executor.LocalAggExecutor;
 import dev.tideway.compute.executor.ProjectExecutor;
 import dev.tideway.compute.executor.TumbleWindowExecutor;
 import java.util.List;
 import java.util.Set;
 
 /**
- * Builds the stateless unary operators: {@code Project}, {@code Filter}, {@code TumbleWindow} and
- * {@code HopWindow}. Stateless and thread-safe.
+ * Builds the stateless unary operators: {@code Project}, {@code Filter}, {@code TumbleWindow},
+ * {@code HopWindow} and {@code LocalAgg} (whose partials live until the next flush only). Stateless
+ * and thread-safe.
  */
 public final class StatelessBuilder implements ExecutorBuilder {
   @Override
@@ -23,7 +25,8 @@ public final class StatelessBuilder implements ExecutorBuilder {
         StreamNode.Project.class,
         StreamNode.Filter.class,
         StreamNode.TumbleWindow.class,
-        StreamNode.HopWindow.class);
+        StreamNode.HopWindow.class,
+        StreamNode.LocalAgg.class);
   }
 
   @Override
@@ -42,6 +45,9 @@ public final class StatelessBuilder implements ExecutorBuilder {
     }
     if (body instanceof StreamNode.HopWindow h) {
       return new HopWindowExecutor(info, in, h.timeColumn(), h.slide(), h.size());
+    }
+    if (body instanceof StreamNode.LocalAgg a) {
+      return new LocalAggExecutor(info, in, a);
     }
     throw new IllegalArgumentException(
         "StatelessBuilder cannot build "
