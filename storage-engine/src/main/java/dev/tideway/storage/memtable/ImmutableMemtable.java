@@ -2,9 +2,11 @@ package dev.tideway.storage.memtable;
 
 import dev.tideway.storage.api.KeyRange;
 import dev.tideway.storage.api.Keys;
+import dev.tideway.storage.iterator.ArrayEntryIterator;
 import dev.tideway.storage.iterator.Entry;
 import dev.tideway.storage.iterator.EntryIterator;
-import dev.tideway.storage.iterator.ListEntryIterator;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -24,16 +26,16 @@ public final class ImmutableMemtable {
   /** Gets by key when built from a memtable, else null (binary search). */
   private final KeyIndex index;
 
-  private final List<Entry> sorted;
+  private final Entry[] sorted;
 
   /** A batch of {@code entries} already in key order with at most one entry per key. */
   public ImmutableMemtable(
       int tableId, long epoch, List<Entry> entries, long liveDelta, long bytes) {
-    this(tableId, epoch, null, List.copyOf(entries), liveDelta, bytes);
+    this(tableId, epoch, null, entries.toArray(new Entry[0]), liveDelta, bytes);
   }
 
   private ImmutableMemtable(
-      int tableId, long epoch, KeyIndex index, List<Entry> sorted, long liveDelta, long bytes) {
+      int tableId, long epoch, KeyIndex index, Entry[] sorted, long liveDelta, long bytes) {
     this.tableId = tableId;
     this.epoch = epoch;
     this.index = index;
@@ -44,7 +46,7 @@ public final class ImmutableMemtable {
 
   /** The current entries of a frozen memtable's {@code index}, sorted now (see the class doc). */
   static ImmutableMemtable of(int tableId, long epoch, KeyIndex index, long liveDelta, long bytes) {
-    List<Entry> sorted = List.of(KeySort.sort(index.values()));
+    Entry[] sorted = KeySort.sort(index.values());
     return new ImmutableMemtable(tableId, epoch, index, sorted, liveDelta, bytes);
   }
 
@@ -66,41 +68,34 @@ public final class ImmutableMemtable {
 
   /** The number of entries. */
   public int size() {
-    return sorted.size();
+    return sorted.length;
   }
 
   /** The entries in key order. */
   public List<Entry> entries() {
-    return sorted;
+    return Collections.unmodifiableList(Arrays.asList(sorted));
   }
 
   public EntryIterator iterator(KeyRange range) {
-    List<Entry> entries = entries();
-    if (range.start() == null && range.end() == null) {
-      return new ListEntryIterator(entries);
-    }
-    int from = range.start() == null ? 0 : lowerBound(entries, range.start());
-    int to = range.end() == null ? entries.size() : lowerBound(entries, range.end());
-    return new ListEntryIterator(entries.subList(from, Math.max(from, to)));
+    int from = range.start() == null ? 0 : lowerBound(sorted, range.start());
+    int to = range.end() == null ? sorted.length : lowerBound(sorted, range.end());
+    return new ArrayEntryIterator(sorted, from, Math.max(from, to));
   }
 
   public Entry get(byte[] key) {
     if (index != null) {
       return index.get(key);
     }
-    List<Entry> entries = entries();
-    int i = lowerBound(entries, key);
-    return i < entries.size() && Keys.compare(entries.get(i).key(), key) == 0
-        ? entries.get(i)
-        : null;
+    int i = lowerBound(sorted, key);
+    return i < sorted.length && Keys.compare(sorted[i].key(), key) == 0 ? sorted[i] : null;
   }
 
-  private static int lowerBound(List<Entry> entries, byte[] key) {
+  private static int lowerBound(Entry[] entries, byte[] key) {
     int lo = 0;
-    int hi = entries.size();
+    int hi = entries.length;
     while (lo < hi) {
       int mid = (lo + hi) >>> 1;
-      if (Keys.compare(entries.get(mid).key(), key) < 0) {
+      if (Keys.compare(entries[mid].key(), key) < 0) {
         lo = mid + 1;
       } else {
         hi = mid;
