@@ -12,7 +12,8 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
  *     buffer under the next sub-epoch
  * @param blockCacheBytes the decoded-block cache
  * @param targetFileBytes target size of compaction output SSTs
- * @param l0Trigger L0 SST count that triggers an L0 to L1 compaction
+ * @param l0Trigger L0 SST count from which L0 is compacted (merged within L0 until it is as large
+ *     as L1, then into L1: see {@code CompactionPicker})
  * @param levelBaseBytes size of L1 before it compacts into L2 (each deeper level 10x)
  * @param checkpointEvery a version checkpoint every this many deltas
  * @param verifyFileChecksum read each SST whole once at open to check its CRC32C

@@ -68,7 +68,9 @@ public final class CompactionRewriter {
     DropFilter filter = new DropFilter(new MergeIterator(sources), task);
     List<SstInfo> out;
     try (filter) {
-      out = output.write(filter, Math.max(16, task.inputRows()));
+      // an L0 merge writes one SST: L0 SSTs may overlap, so each must be a whole sorted run
+      SstOutput to = task.targetLevel() == 0 ? output.unsplit() : output;
+      out = to.write(filter, Math.max(16, task.inputRows()));
     }
     FailPoints.hit(FP_AFTER_WRITE);
     List<VersionDelta.LevelChange> changes = new ArrayList<>();

@@ -7,8 +7,8 @@ import dev.tideway.storage.api.Keys;
 import dev.tideway.storage.api.LocalStateStore;
 import dev.tideway.storage.api.StateIterator;
 import dev.tideway.storage.api.StorageException;
+import dev.tideway.storage.iterator.ArrayEntryIterator;
 import dev.tideway.storage.iterator.Entry;
-import dev.tideway.storage.iterator.ListEntryIterator;
 import dev.tideway.storage.memtable.Memtable;
 
 /**
@@ -105,7 +105,7 @@ final class LocalStore implements LocalStateStore {
   @Override
   public StateIterator iter(KeyRange range) {
     return engine.iterUncommitted(
-        range, Epochs.visibleUpTo(epoch), new ListEntryIterator(mem.range(range)));
+        range, Epochs.visibleUpTo(epoch), new ArrayEntryIterator(mem.range(range)));
   }
 
   @Override

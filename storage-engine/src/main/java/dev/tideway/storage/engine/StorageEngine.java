@@ -52,6 +52,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The assembled state store of one process: shared buffer, SST readers and block cache, the version
@@ -66,6 +68,8 @@ import java.util.function.Supplier;
  * SharedBuffer}).
  */
 public final class StorageEngine implements Storage {
+  private static final Logger LOG = LoggerFactory.getLogger(StorageEngine.class);
+
   private final ObjectStore store;
   private final StorageOptions options;
   private final BlockCache cache;
@@ -816,6 +820,28 @@ public final class StorageEngine implements Storage {
       Thread.currentThread().interrupt();
     }
     readers.close();
+    logWriteAmplification();
     metrics.close();
+  }
+
+  /** This engine's metrics (tests read the sync and compaction byte counters). */
+  StorageMetrics metrics() {
+    return metrics;
+  }
+
+  /** Compaction bytes written per byte synced, the cost a compaction policy is judged by. */
+  private void logWriteAmplification() {
+    double synced = metrics.syncBytes.get();
+    double compacted = metrics.compactionWriteBytes.get();
+    if (synced > 0) {
+      LOG.info(
+          "storage in {} closed: synced {} bytes; compaction read {} and wrote {} bytes"
+              + " (write amplification {})",
+          store.describe(),
+          (long) synced,
+          (long) metrics.compactionReadBytes.get(),
+          (long) compacted,
+          String.format("%.2f", compacted / synced));
+    }
   }
 }

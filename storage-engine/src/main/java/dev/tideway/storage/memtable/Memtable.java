@@ -27,8 +27,9 @@ import java.util.List;
  *       contiguous bytes instead of chasing two objects per comparison.
  * </ul>
  *
- * <p>{@link #freeze} sorts the current entries once ({@link KeySort}: packed keys, so the sort
- * seldom leaves the cache) and hands them with the index to an {@link ImmutableMemtable}.
+ * <p>{@link #freeze} hands the index to an {@link ImmutableMemtable}, which sorts the current
+ * entries once, later and off the writer's thread ({@link KeySort}: packed keys, so the sort seldom
+ * leaves the cache).
  *
  * <p>Invariants: every entry in the tail or a run was written; the index holds exactly one entry
  * per written key, the last one; an entry is current iff the index maps its key to it (identity). A
@@ -105,7 +106,7 @@ public final class Memtable {
     return out;
   }
 
-  /** Freezes the contents into an immutable, sorted batch. */
+  /** Freezes the contents into an immutable batch (sorted later, not on this thread). */
   public ImmutableMemtable freeze(long epoch) {
     return ImmutableMemtable.of(tableId, epoch, index, liveDelta, bytes);
   }

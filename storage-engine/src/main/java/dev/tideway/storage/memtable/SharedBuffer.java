@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -29,6 +30,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * The node's sealed but uncommitted writes: {@link ImmutableMemtable}s handed over by {@code
  * sealCurrentEpoch}, and staged SSTs (spilled under memory pressure, or synced and awaiting
  * commit). Reads of uncommitted state see both.
+ *
+ * <p>Sorting: a sealed memtable arrives unsorted (its writer must not pay for the sort at the
+ * barrier); {@link #add} queues its sort on the upload pool right away.
  *
  * <p>Memory: when the sealed in-memory bytes exceed {@code spillBytes}, every sealed memtable is
  * spilled to SSTs (one per epoch) on the upload pool; a sealer blocks while they exceed twice that,
@@ -134,6 +138,20 @@ public final class SharedBuffer {
       }
     } finally {
       lock.unlock();
+    }
+    presort(mem);
+  }
+
+  /**
+   * Sorts a sealed memtable on the upload pool, off the sealer's thread, so that the sync finds it
+   * sorted; a sync or range read that comes first sorts it itself (once: see {@link
+   * ImmutableMemtable}).
+   */
+  private void presort(ImmutableMemtable mem) {
+    try {
+      uploadPool.execute(mem::sort);
+    } catch (RejectedExecutionException e) {
+      // The engine is closing: whoever reads the memtable in order sorts it.
     }
   }
 

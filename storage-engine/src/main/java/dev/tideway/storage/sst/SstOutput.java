@@ -28,6 +28,11 @@ public final class SstOutput {
     this.targetFileBytes = targetFileBytes;
   }
 
+  /** The same output writing a whole stream into one SST (an L0 SST must be one sorted run). */
+  public SstOutput unsplit() {
+    return new SstOutput(store, options, ids, Long.MAX_VALUE);
+  }
+
   public List<SstInfo> write(EntryIterator it, long expectedRows) throws IOException {
     List<SstInfo> out = new ArrayList<>();
     SstWriter w = null;

@@ -110,6 +110,10 @@ public record VersionDelta(
       List<SstInfo> l = levels.get(c.level());
       Set<Long> removed = new HashSet<>(c.removed());
       int before = l.size();
+      int firstRemoved = 0;
+      while (firstRemoved < l.size() && !removed.contains(l.get(firstRemoved).id())) {
+        firstRemoved++;
+      }
       l.removeIf(s -> removed.contains(s.id()));
       Checks.checkState(
           before - l.size() == removed.size(),
@@ -119,7 +123,9 @@ public record VersionDelta(
           c.level(),
           v.id());
       if (c.level() == 0) {
-        l.addAll(0, c.added());
+        // L0 is newest first: a commit's SST goes first; an L0 merge's output takes the place of
+        // the newest SST it merged (its inputs are adjacent, so the order stays newest first)
+        l.addAll(removed.isEmpty() ? 0 : Math.min(firstRemoved, l.size()), c.added());
       } else {
         l.addAll(c.added());
         l.sort(Comparator.comparing(SstInfo::minKey, Keys.ORDER));
