@@ -11,11 +11,13 @@ import dev.tideway.compute.actor.BarrierInbox;
 import dev.tideway.storage.api.Epochs;
 import dev.tideway.storage.api.Storage;
 import dev.tideway.storage.api.SyncResult;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -23,9 +25,11 @@ import java.util.function.BooleanSupplier;
 /**
  * The benchmark's stand-in for meta and the node's barrier manager: injects a checkpoint barrier
  * into every source actor's inbox each interval, and once every actor collected an epoch's barrier
- * syncs and commits the state store for the epoch it closed. When the sources are exhausted it
- * injects a final barrier whose {@code Stop} names every actor and returns once that one is
- * committed.
+ * syncs and commits the state store for the epoch it closed. Syncs run on the store's sync thread
+ * while the driver goes on injecting and collecting, as a node's barrier manager syncs while its
+ * actors run on; their commits follow in epoch order. A tick missed while the driver was busy is
+ * skipped, not made up for with barriers back to back. When the sources are exhausted it injects a
+ * final barrier whose {@code Stop} names every actor and returns once that one is committed.
  *
  * <p>Thread model: {@link #run} owns all driver state on the calling thread; actor threads only
  * enqueue reports ({@link ActorReporter} methods). Barrier latency is measured from injection to
@@ -40,6 +44,9 @@ final class BarrierDriver implements ActorReporter {
   private record Failed(int actorId, Throwable cause) implements Report {}
 
   private record Exited(int actorId) implements Report {}
+
+  /** An epoch whose barrier every actor collected, its sync under way. */
+  private record Syncing(long epoch, Barrier barrier, CompletableFuture<SyncResult> sync) {}
 
   /** Outcome of a run: wall time from the first injection to the stop epoch's commit. */
   record Result(
@@ -63,6 +70,9 @@ final class BarrierDriver implements ActorReporter {
   private final Map<Long, Integer> collectedBy = new HashMap<>();
   private final Map<Long, Barrier> barriers = new HashMap<>();
   private final List<Long> latencies = new ArrayList<>();
+
+  /** Syncs started and not yet committed, oldest first. */
+  private final ArrayDeque<Syncing> syncing = new ArrayDeque<>();
 
   /**
    * Per committed checkpoint: injection to the last actor's collect (the rest is sync + commit).
@@ -119,12 +129,14 @@ final class BarrierDriver implements ActorReporter {
       if (r != null) {
         onReport(r);
       }
+      commitSynced();
+      long now = clock.nanoTime();
       if (stopEpoch < 0 && sourcesDone.getAsBoolean()) {
         inject(BarrierKind.CHECKPOINT, new Mutation.Stop(actors));
         stopEpoch = lastEpoch;
-      } else if (stopEpoch < 0 && clock.nanoTime() >= next) {
+      } else if (stopEpoch < 0 && now >= next) {
         inject(BarrierKind.CHECKPOINT, null);
-        next += intervalNanos;
+        next = Math.max(next + intervalNanos, now + intervalNanos / 2);
       }
     }
     return new Result(
@@ -159,16 +171,26 @@ final class BarrierDriver implements ActorReporter {
     }
     collectedBy.remove(epoch);
     Barrier b = barriers.remove(epoch);
-    if (b.kind() != BarrierKind.INITIAL) {
-      collectLatencies.add(clock.nanoTime() - injectedAt.get(epoch));
-      SyncResult s = store.sync(b.prev()).get();
-      store.commitEpoch(b.prev(), s.ssts(), s.statsDelta());
-      lastCommitted = b.prev();
-      latencies.add(clock.nanoTime() - injectedAt.get(epoch));
+    if (b.kind() == BarrierKind.INITIAL) {
+      injectedAt.remove(epoch);
+      return;
     }
-    injectedAt.remove(epoch);
-    if (epoch == stopEpoch) {
-      stopCommitted = true;
+    collectLatencies.add(clock.nanoTime() - injectedAt.get(epoch));
+    syncing.add(new Syncing(epoch, b, store.sync(b.prev())));
+  }
+
+  /** Commits every synced epoch at the head of {@link #syncing}, in epoch order. */
+  private void commitSynced() throws Exception {
+    while (!syncing.isEmpty() && syncing.peek().sync().isDone()) {
+      Syncing s = syncing.poll();
+      SyncResult r = s.sync().get();
+      Barrier b = s.barrier();
+      store.commitEpoch(b.prev(), r.ssts(), r.statsDelta());
+      lastCommitted = b.prev();
+      latencies.add(clock.nanoTime() - injectedAt.remove(s.epoch()));
+      if (s.epoch() == stopEpoch) {
+        stopCommitted = true;
+      }
     }
   }
 }
