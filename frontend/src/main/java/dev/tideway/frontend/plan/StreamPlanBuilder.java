@@ -191,7 +191,7 @@ public final class StreamPlanBuilder {
           new StreamNode.Source(
               c,
               r.properties(),
-              Schema.ofTypes(r.table().types()),
+              r.table().schema(),
               stateTable(
                   "source",
                   List.of(
@@ -200,7 +200,9 @@ public final class StreamPlanBuilder {
                   List.of(0),
                   List.of()));
       StreamPlanNode src = StreamPlanNode.leaf(nextId(), body, r.table().schema());
-      Dist d = dist.isEmpty() ? Dist.ANY : Dist.hash(dist);
+      // a source actor emits the rows of its splits, whatever their key's vnodes (the hidden
+      // _row_id is made from split and offset): keyed state over it needs an exchange
+      Dist d = Dist.ANY;
       if (out.equals(range(r.table().columns().size()))) {
         return new Sub(src, identity(visible), key, d, true);
       }
@@ -210,7 +212,7 @@ public final class StreamPlanBuilder {
         exprs.add(new ExprNode.InputRef(i, r.table().types().get(i)));
       }
       StreamPlanNode p = StreamPlanNode.unary(nextId(), new StreamNode.Project(exprs), src, schema);
-      return new Sub(p, identity(visible), key, dist.isEmpty() ? Dist.ANY : Dist.hash(dist), true);
+      return new Sub(p, identity(visible), key, d, true);
     }
     List<Field> bf = new ArrayList<>();
     bf.add(new Field("vnode", DataType.SMALLINT));
@@ -455,7 +457,16 @@ public final class StreamPlanBuilder {
       rk.add(right.fieldMap()[ji.rightKeys.get(i)]);
     }
     left = hashedOn(left, lk);
-    right = hashedOn(right, rk);
+    // equal join keys must meet in one actor: the right side is hashed on the columns paired with
+    // the left's hash columns, in their order (hashedOn alone may keep each side on a different
+    // subset of its keys, e.g. bids re-hashed by (auction, price) but a max already by auction)
+    List<Integer> paired = new ArrayList<>();
+    for (int k : left.dist().keys()) {
+      paired.add(rk.get(lk.indexOf(k)));
+    }
+    if (!(right.dist().isHash() && right.dist().keys().equals(paired))) {
+      right = exchange(right, Dist.hash(paired));
+    }
     int lw = left.width();
     int[] map = new int[left.fieldMap().length + right.fieldMap().length];
     for (int i = 0; i < left.fieldMap().length; i++) {
