@@ -207,6 +207,8 @@ final class Samples {
         // version 2
         new StreamNode.StreamScan(7, List.of(0, 2), BackfillKind.ARRANGEMENT, table(8))
             .withUpstreamTable(table(7))
-            .withRateLimit(500));
+            .withRateLimit(500),
+        // a new class in version 2 (new ids need no new format version): no golden record yet
+        new StreamNode.LocalAgg(List.of(0, 2), List.of(AggCall.countStar(), maxPrice)));
   }
 }

@@ -77,7 +77,17 @@ public final class StreamPlanBuilder {
     }
   }
 
-  private record Sub(StreamPlanNode node, int[] fieldMap, List<Integer> streamKey, Dist dist) {
+  /**
+   * A planned sub-tree: its root, where Calcite's fields are in its output, its stream key, its
+   * distribution, and whether it only ever inserts (a source, and what filters, projects, windows
+   * or inner-joins only such inputs): state over it needs no retraction (see {@link #join}).
+   */
+  private record Sub(
+      StreamPlanNode node, int[] fieldMap, List<Integer> streamKey, Dist dist, boolean appendOnly) {
+    Sub(StreamPlanNode node, int[] fieldMap, List<Integer> streamKey, Dist dist) {
+      this(node, fieldMap, streamKey, dist, false);
+    }
+
     Schema schema() {
       return node.outputSchema();
     }
@@ -181,7 +191,7 @@ public final class StreamPlanBuilder {
           new StreamNode.Source(
               c,
               r.properties(),
-              Schema.ofTypes(r.table().types()),
+              r.table().schema(),
               stateTable(
                   "source",
                   List.of(
@@ -190,9 +200,11 @@ public final class StreamPlanBuilder {
                   List.of(0),
                   List.of()));
       StreamPlanNode src = StreamPlanNode.leaf(nextId(), body, r.table().schema());
-      Dist d = dist.isEmpty() ? Dist.ANY : Dist.hash(dist);
+      // a source actor emits the rows of its splits, whatever their key's vnodes (the hidden
+      // _row_id is made from split and offset): keyed state over it needs an exchange
+      Dist d = Dist.ANY;
       if (out.equals(range(r.table().columns().size()))) {
-        return new Sub(src, identity(visible), key, d);
+        return new Sub(src, identity(visible), key, d, true);
       }
       int[] proj = out.stream().mapToInt(Integer::intValue).toArray();
       List<ExprNode> exprs = new ArrayList<>();
@@ -200,7 +212,7 @@ public final class StreamPlanBuilder {
         exprs.add(new ExprNode.InputRef(i, r.table().types().get(i)));
       }
       StreamPlanNode p = StreamPlanNode.unary(nextId(), new StreamNode.Project(exprs), src, schema);
-      return new Sub(p, identity(visible), key, dist.isEmpty() ? Dist.ANY : Dist.hash(dist));
+      return new Sub(p, identity(visible), key, d, true);
     }
     List<Field> bf = new ArrayList<>();
     bf.add(new Field("vnode", DataType.SMALLINT));
@@ -224,6 +236,11 @@ public final class StreamPlanBuilder {
 
   private TableDesc stateTable(
       String what, List<Field> fields, List<Integer> pk, List<Integer> dist) {
+    return stateTable(what, fields, pk, dist, false);
+  }
+
+  private TableDesc stateTable(
+      String what, List<Field> fields, List<Integer> pk, List<Integer> dist, boolean appendOnly) {
     List<ColumnDesc> cols = new ArrayList<>();
     for (int i = 0; i < fields.size(); i++) {
       cols.add(new ColumnDesc(i, fields.get(i).name(), fields.get(i).type()));
@@ -234,7 +251,7 @@ public final class StreamPlanBuilder {
         cols,
         pk.stream().map(ColumnOrder::asc).toList(),
         dist,
-        false,
+        appendOnly,
         false);
   }
 
@@ -253,7 +270,7 @@ public final class StreamPlanBuilder {
             .convert(f.getCondition());
     StreamPlanNode n =
         StreamPlanNode.unary(nextId(), new StreamNode.Filter(cond), in.node(), in.schema());
-    return new Sub(n, in.fieldMap(), in.streamKey(), in.dist());
+    return new Sub(n, in.fieldMap(), in.streamKey(), in.dist(), in.appendOnly());
   }
 
   private Sub project(Project p) {
@@ -302,7 +319,7 @@ public final class StreamPlanBuilder {
         in.dist().single()
             ? Dist.SINGLE
             : dist == null || dist.isEmpty() ? Dist.ANY : Dist.hash(dist);
-    return new Sub(n, identity(visible), key, d);
+    return new Sub(n, identity(visible), key, d, in.appendOnly());
   }
 
   private static int indexOfRef(List<ExprNode> exprs, int col) {
@@ -328,7 +345,7 @@ public final class StreamPlanBuilder {
             ? new StreamNode.Exchange(DispatcherKind.SIMPLE, List.of())
             : new StreamNode.Exchange(DispatcherKind.HASH, want.keys());
     StreamPlanNode n = StreamPlanNode.unary(nextId(), e, in.node(), in.schema());
-    return new Sub(n, in.fieldMap(), in.streamKey(), want);
+    return new Sub(n, in.fieldMap(), in.streamKey(), want, in.appendOnly());
   }
 
   /** The input hashed so that equal {@code keys} meet (any non-empty subset of them will do). */
@@ -370,7 +387,8 @@ public final class StreamPlanBuilder {
     TableDesc inter = stateTable("agg", state, keyIdx, keyIdx);
     Map<Integer, TableDesc> callTables = new HashMap<>();
     for (int i = 0; i < calls.size(); i++) {
-      if (calls.get(i).kind().needsInputState()) {
+      // MIN/MAX over an input that only inserts keep their value in the group row alone
+      if (calls.get(i).kind().needsInputState() && !in.appendOnly()) {
         List<Field> cf = new ArrayList<>(fields.subList(0, groups.size()));
         cf.add(new Field("value", calls.get(i).args().get(0).type()));
         for (int k : in.streamKey()) {
@@ -439,7 +457,16 @@ public final class StreamPlanBuilder {
       rk.add(right.fieldMap()[ji.rightKeys.get(i)]);
     }
     left = hashedOn(left, lk);
-    right = hashedOn(right, rk);
+    // equal join keys must meet in one actor: the right side is hashed on the columns paired with
+    // the left's hash columns, in their order (hashedOn alone may keep each side on a different
+    // subset of its keys, e.g. bids re-hashed by (auction, price) but a max already by auction)
+    List<Integer> paired = new ArrayList<>();
+    for (int k : left.dist().keys()) {
+      paired.add(rk.get(lk.indexOf(k)));
+    }
+    if (!(right.dist().isHash() && right.dist().keys().equals(paired))) {
+      right = exchange(right, Dist.hash(paired));
+    }
     int lw = left.width();
     int[] map = new int[left.fieldMap().length + right.fieldMap().length];
     for (int i = 0; i < left.fieldMap().length; i++) {
@@ -457,17 +484,28 @@ public final class StreamPlanBuilder {
             ? Optional.empty()
             : Optional.of(
                 new ExprConverter(map, out, j.getCluster().getRexBuilder()).convert(rest));
+    // a side that only inserts is stored by identity with blind writes (HashJoinExecutor)
     TableDesc lt =
-        stateTable("join_left", left.schema().fields(), joinStateKey(lk, left.streamKey()), lk);
+        stateTable(
+            "join_left",
+            left.schema().fields(),
+            joinStateKey(lk, left.streamKey()),
+            lk,
+            left.appendOnly());
     TableDesc rt =
-        stateTable("join_right", right.schema().fields(), joinStateKey(rk, right.streamKey()), rk);
+        stateTable(
+            "join_right",
+            right.schema().fields(),
+            joinStateKey(rk, right.streamKey()),
+            rk,
+            right.appendOnly());
     StreamNode.HashJoin body = new StreamNode.HashJoin(JoinType.INNER, lk, rk, cond, lt, rt);
     StreamPlanNode n = new StreamPlanNode(nextId(), body, List.of(left.node(), right.node()), out);
     List<Integer> key = new ArrayList<>(left.streamKey());
     for (int k : right.streamKey()) {
       key.add(lw + k);
     }
-    return new Sub(n, map, key, Dist.hash(lk));
+    return new Sub(n, map, key, Dist.hash(lk), left.appendOnly() && right.appendOnly());
   }
 
   private static List<Integer> joinStateKey(List<Integer> joinKey, List<Integer> streamKey) {
@@ -516,7 +554,7 @@ public final class StreamPlanBuilder {
     if (fn.equals("HOP")) {
       key.add(w);
     }
-    return new Sub(n, map, key, in.dist());
+    return new Sub(n, map, key, in.dist(), in.appendOnly());
   }
 
   /** Puts Calcite's output columns first, in order and with their names, key columns after. */

@@ -5,12 +5,15 @@ import dev.tideway.common.check.Checks;
 import dev.tideway.common.plan.SourceConnector;
 import dev.tideway.common.plan.StreamNode;
 import dev.tideway.common.plan.StreamPlanNode;
+import dev.tideway.common.types.DataType;
+import dev.tideway.common.types.Schema;
 import dev.tideway.compute.actor.ExecutorBuildContext;
 import dev.tideway.compute.actor.ExecutorBuilder;
 import dev.tideway.compute.executor.source.DatagenSplitReader;
 import dev.tideway.compute.executor.source.NexmarkConfig;
 import dev.tideway.compute.executor.source.NexmarkSplitReader;
 import dev.tideway.compute.executor.source.RateLimiter;
+import dev.tideway.compute.executor.source.RowIdSplitReader;
 import dev.tideway.compute.executor.source.SourceExecutor;
 import dev.tideway.compute.executor.source.SplitReader;
 import dev.tideway.compute.executor.source.StateTableSplitStateStore;
@@ -53,7 +56,7 @@ public final class SourceBuilder implements ExecutorBuilder {
           "actor %s: no source builder for connector %s",
           ctx.actorId(),
           src.connector());
-      all = DatagenSplitReader.allSplits(src.schema(), opts);
+      all = DatagenSplitReader.allSplits(connectorSchema(src), opts);
       chunkSize = DEFAULT_CHUNK_SIZE;
     }
     chunkSize =
@@ -61,6 +64,7 @@ public final class SourceBuilder implements ExecutorBuilder {
     long rate =
         Long.parseLong(
             opts.getOrDefault("source.rows.per.second", Long.toString(RateLimiter.UNLIMITED)));
+    all = withRowIds(src, all);
     List<SplitReader> mine = owned(ctx, node, all);
     Checks.checkState(
         ctx.stateStore() != null, "actor %s: a source needs a state store", ctx.actorId());
@@ -71,6 +75,47 @@ public final class SourceBuilder implements ExecutorBuilder {
         new StateTableSplitStateStore(ctx.stateStore(), src.stateTable().tableId()),
         ctx.clock(),
         new SourceExecutor.Options(chunkSize, rate));
+  }
+
+  /**
+   * The plan's source columns without a trailing hidden {@code _row_id} (see {@link #withRowIds}).
+   */
+  static Schema connectorSchema(StreamNode.Source src) {
+    Schema s = src.schema();
+    int last = s.size() - 1;
+    return hasRowId(src) ? new Schema(s.fields().subList(0, last)) : s;
+  }
+
+  private static boolean hasRowId(StreamNode.Source src) {
+    Schema s = src.schema();
+    int last = s.size() - 1;
+    return last > 0
+        && s.field(last).name().equals(DmlBuilder.ROW_ID)
+        && s.type(last).equals(DataType.BIGINT);
+  }
+
+  /**
+   * The readers as the plan's source schema wants them: as they are, or, when the plan ends in the
+   * relation's hidden {@code _row_id BIGINT} key, with row ids appended ({@link RowIdSplitReader},
+   * numbered by their place in {@code all}). Fails naming both schemas when they do not fit.
+   */
+  static List<SplitReader> withRowIds(StreamNode.Source src, List<SplitReader> all) {
+    List<DataType> got = all.get(0).schema().types();
+    Checks.checkArgument(
+        connectorSchema(src).types().equals(got),
+        "source %s: the plan's columns %s are not the connector's %s (with a hidden %s)",
+        src.connector(),
+        src.schema().types(),
+        got,
+        DmlBuilder.ROW_ID);
+    if (!hasRowId(src)) {
+      return all;
+    }
+    List<SplitReader> out = new ArrayList<>();
+    for (int k = 0; k < all.size(); k++) {
+      out.add(new RowIdSplitReader(all.get(k), k, DmlBuilder.ROW_ID));
+    }
+    return out;
   }
 
   /** The readers of the actor's splits, in the context's order; fails naming an unknown split. */
