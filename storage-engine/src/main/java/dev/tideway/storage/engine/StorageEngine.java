@@ -836,12 +836,13 @@ public final class StorageEngine implements Storage {
     if (synced > 0) {
       LOG.info(
           "storage in {} closed: synced {} bytes; compaction read {} and wrote {} bytes"
-              + " (write amplification {})",
+              + " (write amplification {}); SSTs per level {}",
           store.describe(),
           (long) synced,
           (long) metrics.compactionReadBytes.get(),
           (long) compacted,
-          String.format("%.2f", compacted / synced));
+          String.format("%.2f", compacted / synced),
+          versions.current().sstCountPerLevel());
     }
   }
 }

@@ -5,6 +5,7 @@ import dev.tideway.storage.api.Keys;
 import dev.tideway.storage.api.SstInfo;
 import dev.tideway.storage.iterator.Entry;
 import dev.tideway.storage.iterator.EntryIterator;
+import dev.tideway.storage.sst.SstReader;
 import dev.tideway.storage.sst.SstReaders;
 import dev.tideway.storage.version.Level;
 import dev.tideway.storage.version.Version;
@@ -33,29 +34,31 @@ final class VersionReads {
    * (which may be null). SSTs whose newest epoch cannot beat {@code best} are not opened.
    */
   static Entry get(Version v, SstReaders readers, byte[] key, long maxEpoch, Entry best) {
+    long hash = SstReader.bloomHash(key); // once for every SST probed
     for (Level l : v.levels()) {
       if (l.index() == 0) {
         for (SstInfo s : l.ssts()) {
-          best = better(best, probe(s, readers, key, maxEpoch, best));
+          best = better(best, probe(s, readers, key, hash, maxEpoch, best));
         }
       } else {
         SstInfo s = find(l.ssts(), key);
         if (s != null) {
-          best = better(best, probe(s, readers, key, maxEpoch, best));
+          best = better(best, probe(s, readers, key, hash, maxEpoch, best));
         }
       }
     }
     return best;
   }
 
-  private static Entry probe(SstInfo s, SstReaders readers, byte[] key, long maxEpoch, Entry best) {
+  private static Entry probe(
+      SstInfo s, SstReaders readers, byte[] key, long hash, long maxEpoch, Entry best) {
     if (best != null && s.maxEpoch() <= best.epoch()) {
       return null;
     }
     if (Keys.compare(key, s.minKey()) < 0 || Keys.compare(key, s.maxKey()) > 0) {
       return null;
     }
-    return readers.get(s).get(key, maxEpoch);
+    return readers.get(s).get(key, hash, maxEpoch);
   }
 
   static Entry better(Entry a, Entry b) {

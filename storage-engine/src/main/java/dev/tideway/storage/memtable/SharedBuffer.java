@@ -13,6 +13,7 @@ import dev.tideway.storage.iterator.EntryIterator;
 import dev.tideway.storage.iterator.MergeIterator;
 import dev.tideway.storage.sst.SstIds;
 import dev.tideway.storage.sst.SstOutput;
+import dev.tideway.storage.sst.SstReader;
 import dev.tideway.storage.sst.SstReaders;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -401,6 +402,8 @@ public final class SharedBuffer {
   public static Entry get(
       List<Item> snapshot, SstReaders readers, byte[] key, long maxEpoch, long committedEpoch) {
     Entry best = null;
+    long hash = 0;
+    boolean hashed = false; // the key's bloom hash, computed once for all staged SSTs
     for (Item i : snapshot) {
       if (coveredByVersion(i, committedEpoch)) {
         continue;
@@ -413,7 +416,11 @@ public final class SharedBuffer {
       } else if (i instanceof Staged s
           && s.sst() != null
           && (best == null || s.sst().maxEpoch() > best.epoch())) {
-        e = readers.get(s.sst()).get(key, maxEpoch);
+        if (!hashed) {
+          hash = SstReader.bloomHash(key);
+          hashed = true;
+        }
+        e = readers.get(s.sst()).get(key, hash, maxEpoch);
       }
       if (e != null && e.epoch() <= maxEpoch && (best == null || e.epoch() > best.epoch())) {
         best = e;

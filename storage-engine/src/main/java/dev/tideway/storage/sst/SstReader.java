@@ -26,6 +26,7 @@ import org.apache.parquet.column.ColumnReader;
 import org.apache.parquet.column.impl.ColumnReadStoreImpl;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.column.values.bloomfilter.BloomFilter;
+import org.apache.parquet.column.values.bloomfilter.XxHash;
 import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
@@ -222,7 +223,27 @@ public final class SstReader implements AutoCloseable {
    * The newest version of {@code key} with epoch at most {@code maxEpoch} (a tombstone included),
    * or null.
    */
+  /** Hashes keys for the bloom filters: XXH64 with seed 0, Parquet's one hash strategy. */
+  private static final XxHash BLOOM_HASH = new XxHash();
+
+  /**
+   * The hash every SST's key bloom filter probes {@code key} with. A get that probes several SSTs
+   * (every L0 SST, then one per level) computes it once and passes it to {@link #get(byte[], long,
+   * long)}: Parquet's own {@code hash(Binary)} copies the key and hashes it again for each filter.
+   */
+  public static long bloomHash(byte[] key) {
+    return BLOOM_HASH.hashBytes(key);
+  }
+
   public Entry get(byte[] key, long maxEpoch) {
+    return get(key, bloomHash(key), maxEpoch);
+  }
+
+  /**
+   * The newest version of {@code key} at or below {@code maxEpoch}; {@code keyHash} = {@link
+   * #bloomHash}(key).
+   */
+  public Entry get(byte[] key, long keyHash, long maxEpoch) {
     if (Keys.compare(key, info.minKey()) < 0 || Keys.compare(key, info.maxKey()) > 0) {
       return null;
     }
@@ -234,7 +255,7 @@ public final class SstReader implements AutoCloseable {
       return null;
     }
     int rg = rowGroupOf(page);
-    if (!mayContain(rg, key)) {
+    if (!mayContain(rg, key, keyHash)) {
       return null;
     }
     try {
@@ -263,9 +284,12 @@ public final class SstReader implements AutoCloseable {
    * holds: a point get then missed a committed row (seen as a join deleting a row it "does not
    * hold"). The probe holds the filter's lock; the hash, computed before, is stateless.
    */
-  private boolean mayContain(int rg, byte[] key) {
+  private boolean mayContain(int rg, byte[] key, long keyHash) {
     BloomFilter f = bloom[rg];
-    long h = f.hash(Binary.fromConstantByteArray(key));
+    long h =
+        f.getHashStrategy() == BloomFilter.HashStrategy.XXH64
+            ? keyHash
+            : f.hash(Binary.fromConstantByteArray(key));
     synchronized (f) {
       return f.findHash(h);
     }

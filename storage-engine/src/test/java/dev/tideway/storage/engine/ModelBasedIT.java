@@ -19,6 +19,16 @@ class ModelBasedIT {
     }
   }
 
+  /** Seeds whose L0 merges among itself (no full compactions, an L1 that never moves down). */
+  @Test
+  void manySeedsWithL0Merges() throws Exception {
+    var options = ModelBasedTest.smallOptions().withCompaction(false, 3, 1L << 30, 16 << 10);
+    for (long seed = 200; seed < 210; seed++) {
+      ModelBasedTest.runSeed(
+          seed, 1500, rnd -> new ModelCheck(rnd, new InMemoryObjectStore(), options, 5000, 0));
+    }
+  }
+
   @Test
   void longRunOnLocalFiles(@TempDir Path dir) throws Exception {
     ModelBasedTest.runSeed(

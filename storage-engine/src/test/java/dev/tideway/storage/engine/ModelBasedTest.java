@@ -48,6 +48,19 @@ class ModelBasedTest {
     }
   }
 
+  /**
+   * No full compactions and an L1 that never moves down: once L1 outgrows L0 the picker merges L0
+   * SSTs among themselves (target level 0, never bottom), and reads, pins and stats must still
+   * match the model.
+   */
+  @Test
+  void inMemoryStoreMatchesModelWithL0Merges() throws Exception {
+    StorageOptions o = smallOptions().withCompaction(false, 3, 1L << 30, 16 << 10);
+    for (long seed = 11; seed <= 13; seed++) {
+      runSeed(seed, 500, rnd -> new ModelCheck(rnd, new InMemoryObjectStore(), o, 3000, 0));
+    }
+  }
+
   @Test
   void localFileStoreMatchesModelAcrossReopens(@TempDir Path dir) throws Exception {
     runSeed(42, 300, rnd -> new ModelCheck(rnd, new LocalFsObjectStore(dir), smallOptions(), 200));

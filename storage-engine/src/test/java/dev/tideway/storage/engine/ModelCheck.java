@@ -52,11 +52,24 @@ final class ModelCheck {
   /** An iterator opened at an old epoch, read only after later compactions. */
   private record Pinned(StateIterator it, long epoch, int table) {}
 
+  /** How often a compaction step compacts everything into the bottom level. */
+  private final double fullCompactionChance;
+
   ModelCheck(RandomSource rnd, ObjectStore objects, StorageOptions options, int keySpace) {
+    this(rnd, objects, options, keySpace, 0.3);
+  }
+
+  ModelCheck(
+      RandomSource rnd,
+      ObjectStore objects,
+      StorageOptions options,
+      int keySpace,
+      double fullCompactionChance) {
     this.rnd = rnd;
     this.objects = objects;
     this.options = options;
     this.keySpace = keySpace;
+    this.fullCompactionChance = fullCompactionChance;
   }
 
   String trace() {
@@ -77,7 +90,7 @@ final class ModelCheck {
         readUncommitted();
       } else if (dice < 92) {
         log("compact");
-        engine.compactNow(rnd.chance(0.3));
+        engine.compactNow(rnd.chance(fullCompactionChance));
         checkStats();
       } else if (dice < 95) {
         pinOrCheckPinned();

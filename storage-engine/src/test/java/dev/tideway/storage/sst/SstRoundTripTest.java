@@ -15,6 +15,8 @@ import dev.tideway.storage.objectstore.InMemoryObjectStore;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.parquet.column.values.bloomfilter.BlockSplitBloomFilter;
+import org.apache.parquet.io.api.Binary;
 import org.junit.jupiter.api.Test;
 
 class SstRoundTripTest {
@@ -56,6 +58,29 @@ class SstRoundTripTest {
         w.add(e.key(), e.epoch(), e.delete(), e.value());
       }
       return w.finish();
+    }
+  }
+
+  /**
+   * A get over several SSTs hashes the key once ({@link SstReader#bloomHash}); that hash must be
+   * the one Parquet's filters were built with, or gets would miss keys the SST holds.
+   */
+  @Test
+  void onePrecomputedBloomHashFindsEveryKeyLikeParquetsOwnHash() throws Exception {
+    BlockSplitBloomFilter parquets = new BlockSplitBloomFilter(1024);
+    List<Entry> rows = rows(2000);
+    for (int i = 0; i < rows.size(); i += 13) {
+      byte[] k = rows.get(i).key();
+      assertThat(SstReader.bloomHash(k)).isEqualTo(parquets.hash(Binary.fromConstantByteArray(k)));
+    }
+    SstInfo info = write(9, rows);
+    try (SstReader r = SstReader.open(store, info, cache, true)) {
+      for (Entry e : rows) {
+        long at = Epochs.visibleUpTo(e.epoch());
+        assertThat(r.get(e.key(), SstReader.bloomHash(e.key()), at)).isEqualTo(r.get(e.key(), at));
+      }
+      byte[] absent = key(1, 1_000_000);
+      assertThat(r.get(absent, SstReader.bloomHash(absent), Long.MAX_VALUE)).isNull();
     }
   }
 
