@@ -77,7 +77,10 @@ public final class HashJoinExecutor implements Executor {
   /** Matches of the last input chunk not yet returned (bounded chunks of one input chunk). */
   private final ArrayDeque<Message> pending = new ArrayDeque<>();
 
-  /** Candidate rows per output chunk at most: a hot key's matches come out in pieces. */
+  /**
+   * Candidate rows per output chunk at most: a hot key's matches come out in pieces (all of an
+   * input chunk's matches are still computed before the first piece is returned).
+   */
   static final int OUTPUT_CHUNK_ROWS = 1024;
 
   /** One input, its side's state and the barrier it delivered, if any. */
