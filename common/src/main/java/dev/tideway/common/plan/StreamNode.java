@@ -497,6 +497,8 @@ public sealed interface StreamNode
       groupKeys = List.copyOf(groupKeys);
       aggCalls = List.copyOf(aggCalls);
       Checks.checkArgument(!aggCalls.isEmpty(), "LocalAgg needs at least one call");
+      // a global aggregation's empty-input row needs count 0, which a sum of partials cannot give
+      Checks.checkArgument(!groupKeys.isEmpty(), "LocalAgg needs group keys");
       PlanChecks.checkIndices(groupKeys, Integer.MAX_VALUE, "LocalAgg group keys");
       for (AggCall c : aggCalls) {
         Checks.checkArgument(

@@ -71,13 +71,20 @@ public final class HashJoinExecutor implements Executor {
   private final Side right;
   private final Schema schema;
   private final Expression condition;
+
+  /** The condition's column-to-column comparisons, checked before a joined row is built. */
+  private final JoinPrefilter prefilter;
+
   private boolean started;
   private int turn;
 
   /** Matches of the last input chunk not yet returned (bounded chunks of one input chunk). */
   private final ArrayDeque<Message> pending = new ArrayDeque<>();
 
-  /** Candidate rows per output chunk at most: a hot key's matches come out in pieces. */
+  /**
+   * Candidate rows per output chunk at most: a hot key's matches come out in pieces (all of an
+   * input chunk's matches are still computed before the first piece is returned).
+   */
   static final int OUTPUT_CHUNK_ROWS = 1024;
 
   /** One input, its side's state and the barrier it delivered, if any. */
@@ -134,6 +141,7 @@ public final class HashJoinExecutor implements Executor {
     this.schema = concat(left.schema(), right.schema());
     this.condition =
         plan.condition().map(c -> ExprCompiler.compile(c, schema.types())).orElse(null);
+    this.prefilter = JoinPrefilter.of(plan.condition(), left.schema().size());
   }
 
   private static Schema concat(Schema a, Schema b) {
@@ -284,6 +292,10 @@ public final class HashJoinExecutor implements Executor {
       other.state.forEachRow(
           key,
           (match, times) -> {
+            if (prefilter != null
+                && !(selfIsLeft ? prefilter.mayPass(row, match) : prefilter.mayPass(match, row))) {
+              return; // a conjunct of the condition already fails: no joined row to build
+            }
             Row joined = selfIsLeft ? row.concat(match) : match.concat(row);
             for (long t = times; t > 0; t--) {
               out[0].append(op, joined);

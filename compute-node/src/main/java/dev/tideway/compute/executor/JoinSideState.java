@@ -123,7 +123,7 @@ final class JoinSideState {
       return;
     }
     filter = new KeyFilter(filterBits);
-    rowFilter = new KeyFilter(filterBits);
+    rowFilter = appendOnly ? null : new KeyFilter(filterBits);
     try (StateTable.CloseableRows rows = table.iterAll()) {
       while (rows.hasNext()) {
         Row stored = rows.next();

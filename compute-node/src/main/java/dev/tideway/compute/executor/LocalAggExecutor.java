@@ -21,7 +21,6 @@ import dev.tideway.common.types.Field;
 import dev.tideway.common.types.Schema;
 import dev.tideway.common.types.TypeId;
 import dev.tideway.compute.expr.ExprException;
-import dev.tideway.compute.expr.Vectors;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -47,8 +46,8 @@ import java.util.List;
  *
  * <p>Group lookup: a key whose columns are all long-backed and not NULL goes through a {@link
  * RawKeyIndex} over the raw values (no {@code Row}, no decoded timestamps); other keys through a
- * map of {@code Row}s. Counts, and sum/min/max of BIGINT-returning long-backed arguments,
- * accumulate in a {@code long[]}; other types as objects via {@link AggCalls}.
+ * map of {@code Row}s. Counts, and sum/min/max over BIGINT/TIME/TIMESTAMP(TZ) arguments (sums
+ * returning BIGINT), accumulate in a {@code long[]}; other types as objects via {@link AggCalls}.
  *
  * <p>Yielding: like {@link HashAggExecutor}, {@code next} returns an empty chunk after each input
  * chunk it only absorbed, so a parent with two inputs gets control back.
@@ -58,6 +57,10 @@ import java.util.List;
 public final class LocalAggExecutor implements Executor {
   /** Open partial groups that trigger a flush by default. */
   public static final int DEFAULT_MAX_GROUPS = 4096;
+
+  /** The types whose columns are {@link LongVector}s (others take the object path). */
+  private static final java.util.Set<TypeId> LONG_VECTOR_TYPES =
+      java.util.EnumSet.of(TypeId.BIGINT, TypeId.TIME, TypeId.TIMESTAMP, TypeId.TIMESTAMPTZ);
 
   /** Rows per emitted chunk at most. */
   static final int OUTPUT_CHUNK_ROWS = 1024;
@@ -141,7 +144,7 @@ public final class LocalAggExecutor implements Executor {
       argTypes[c] = args[c] < 0 ? null : in.type(args[c]);
       accTypes[c] = argTypes[c] == null ? null : AggCalls.accumulatorType(call, argTypes[c]);
       boolean count = call.kind() == AggKind.COUNT || call.kind() == AggKind.COUNT_STAR;
-      boolean longArg = argTypes[c] != null && Vectors.isLongLike(argTypes[c].id());
+      boolean longArg = argTypes[c] != null && LONG_VECTOR_TYPES.contains(argTypes[c].id());
       inLongs[c] =
           count
               || (longArg

@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tideway.barrier.executor.ExecutorInfo;
+import dev.tideway.barrier.message.Barrier;
+import dev.tideway.barrier.message.Message;
+import dev.tideway.common.chunk.StreamChunk;
 import dev.tideway.common.plan.ExprNode;
 import dev.tideway.common.plan.FunctionKind;
 import dev.tideway.common.plan.JoinType;
@@ -86,14 +89,14 @@ class HashJoinExecutorTest {
   }
 
   @Test
-  void theExtraConditionHidesJoinedRowsItRejects() {
+  void theExtraConditionDropsJoinedRowsItRejects() {
     MockSource l = MockSource.of("bigint", "bigint");
     MockSource r = MockSource.of("bigint", "bigint");
     l.pushBarrier(Epochs.of(1)).pushChunk("+ 1 10\n+ 1 50").pushBarrier(Epochs.of(2));
     r.pushBarrier(Epochs.of(1)).pushChunk("+ 1 20").pushBarrier(Epochs.of(2));
     assertThat(run(l, r, true))
         .containsExactly(
-            "B1", chunk("bigint bigint bigint bigint\n+ 1 10 1 20\n+ 1 50 1 20 D"), "B2");
+            "B1", chunk("bigint bigint bigint bigint\n+ 1 10 1 20"), "B2");
   }
 
   /** left(k, a) JOIN right(k, b) ON k, the left side append-only, each side caching 1 unit. */
@@ -147,5 +150,46 @@ class HashJoinExecutorTest {
     assertThatThrownBy(() -> runAppendOnlyLeft(l, r))
         .hasMessageContaining("left side is append-only")
         .hasMessageContaining("1, 10");
+  }
+
+  /**
+   * A change under a key with 3000 rows on the other side leaves in pieces of at most 1024
+   * candidates, every match before the barrier; pieces the condition empties are dropped.
+   */
+  @Test
+  void aHotKeysMatchesLeaveInBoundedChunksBeforeTheBarrier() {
+    StringBuilder rows = new StringBuilder();
+    for (int i = 0; i < 3000; i++) {
+      rows.append("+ 1 ").append(i).append('\n');
+    }
+    MockSource l = MockSource.of("bigint", "bigint");
+    MockSource r = MockSource.of("bigint", "bigint");
+    l.pushBarrier(Epochs.of(1)).pushChunk(rows.toString()).pushBarrier(Epochs.of(2));
+    l.pushBarrier(Epochs.of(3));
+    r.pushBarrier(Epochs.of(1)).pushBarrier(Epochs.of(2));
+    // a < b keeps the left rows 0..99: only the first piece has rows to show
+    r.pushChunk("+ 1 100").pushBarrier(Epochs.of(3));
+    List<Message> out;
+    try (Storage store = StateStores.open("memory://", StorageOptions.defaults())) {
+      out = Drain.all(new HashJoinExecutor(INFO, l, r, plan(true), store));
+    }
+    List<StreamChunk> chunks = Drain.chunks(out);
+    assertThat(chunks).hasSize(1);
+    assertThat(chunks.get(0).size()).isLessThanOrEqualTo(HashJoinExecutor.OUTPUT_CHUNK_ROWS);
+    assertThat(chunks.get(0).cardinality()).isEqualTo(100);
+    assertThat(out.get(out.size() - 1)).isInstanceOf(Barrier.class);
+
+    MockSource l2 = MockSource.of("bigint", "bigint");
+    MockSource r2 = MockSource.of("bigint", "bigint");
+    l2.pushBarrier(Epochs.of(1)).pushChunk(rows.toString()).pushBarrier(Epochs.of(2));
+    l2.pushBarrier(Epochs.of(3));
+    r2.pushBarrier(Epochs.of(1)).pushBarrier(Epochs.of(2));
+    r2.pushChunk("+ 1 5000").pushBarrier(Epochs.of(3));
+    try (Storage store = StateStores.open("memory://", StorageOptions.defaults())) {
+      chunks = Drain.chunks(Drain.all(new HashJoinExecutor(INFO, l2, r2, plan(true), store)));
+    }
+    assertThat(chunks).hasSize(3);
+    assertThat(chunks).allSatisfy(c -> assertThat(c.size()).isLessThanOrEqualTo(1024));
+    assertThat(chunks.stream().mapToInt(StreamChunk::cardinality).sum()).isEqualTo(3000);
   }
 }

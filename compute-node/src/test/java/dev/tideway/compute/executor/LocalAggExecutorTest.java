@@ -94,6 +94,33 @@ class LocalAggExecutorTest {
   }
 
   @Test
+  void intArgumentsTakeTheObjectPathAndKeepTheirTypes() {
+    ExprNode.InputRef i = new ExprNode.InputRef(1, DataType.INT);
+    List<AggCall> calls =
+        List.of(
+            AggCall.of(AggKind.SUM, i, DataType.BIGINT),
+            AggCall.of(AggKind.MIN, i, DataType.INT),
+            AggCall.of(AggKind.MAX, i, DataType.INT));
+    MockSource src = MockSource.of("bigint", "int");
+    src.pushBarrier(Epochs.of(1)).pushChunk("+ 1 10\n+ 1 5\n+ 2 .").pushBarrier(Epochs.of(2));
+    List<String> out =
+        Drain.pretty(
+                Drain.all(
+                    new LocalAggExecutor(INFO, src, new StreamNode.LocalAgg(List.of(0), calls))))
+            .stream()
+            .filter(x -> !x.startsWith("B"))
+            .toList();
+    assertThat(out).containsExactly(chunk("bigint bigint int int\n+ 1 15 5 10\n+ 2 . . ."));
+  }
+
+  @Test
+  void aGlobalAggregationCannotBeSplit() {
+    // count(*) of no rows is 0, but a sum of no partials is NULL
+    assertThatThrownBy(() -> new StreamNode.LocalAgg(List.of(), List.of(AggCall.countStar())))
+        .hasMessageContaining("group keys");
+  }
+
+  @Test
   void aRetractionFailsNamingTheOperator() {
     MockSource src = MockSource.of("bigint", "bigint");
     src.pushBarrier(Epochs.of(1)).pushChunk("+ 1 10\n- 1 10").pushBarrier(Epochs.of(2));

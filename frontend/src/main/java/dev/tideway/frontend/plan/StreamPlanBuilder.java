@@ -399,8 +399,17 @@ public final class StreamPlanBuilder {
     }
     StreamNode.HashAgg body = new StreamNode.HashAgg(groups, calls, inter, callTables);
     StreamPlanNode n = StreamPlanNode.unary(nextId(), body, in.node(), new Schema(fields));
-    return new Sub(
-        n, identity(fields.size()), keyIdx, groups.isEmpty() ? Dist.SINGLE : Dist.hash(keyIdx));
+    // the output is placed as the input was: by the group columns the input is hashed on (a
+    // subset of the group keys), at their output positions
+    Dist outDist = Dist.SINGLE;
+    if (!groups.isEmpty()) {
+      List<Integer> placed = new ArrayList<>();
+      for (int k : in.dist().keys()) {
+        placed.add(groups.indexOf(k));
+      }
+      outDist = Dist.hash(placed);
+    }
+    return new Sub(n, identity(fields.size()), keyIdx, outDist);
   }
 
   private static List<Integer> range(int n) {
@@ -505,7 +514,8 @@ public final class StreamPlanBuilder {
     for (int k : right.streamKey()) {
       key.add(lw + k);
     }
-    return new Sub(n, map, key, Dist.hash(lk), left.appendOnly() && right.appendOnly());
+    // rows are placed by the left's hash columns, which keep their positions in the output
+    return new Sub(n, map, key, left.dist(), left.appendOnly() && right.appendOnly());
   }
 
   private static List<Integer> joinStateKey(List<Integer> joinKey, List<Integer> streamKey) {

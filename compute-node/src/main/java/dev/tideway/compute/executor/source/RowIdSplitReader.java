@@ -14,15 +14,16 @@ import java.util.List;
 /**
  * A split whose rows get the source's hidden {@code _row_id BIGINT} key appended: the row read at
  * the {@code i}-th place of a batch starting at offset {@code o} of split number {@code k} gets
- * {@code k << 40 | (o + i)}. A row consumes at least one offset, so the ids of two batches never
+ * {@code k << 48 | (o + i)}. A row consumes at least one offset, so the ids of two batches never
  * meet, and a split's ids are disjoint from every other split's; rows read again after a recovery
  * (from the restored offset on) get ids above every committed row's of their split. Offsets up to
- * 2^40 and split numbers up to 2^23 fit.
+ * 2^48 (325 days of a split at 10M rows/s) and split numbers up to 2^15 fit; a split past that
+ * fails its source naming the offset.
  *
  * <p>Confined to the source actor's thread, as the reader it wraps.
  */
 public final class RowIdSplitReader implements SplitReader {
-  static final int OFFSET_BITS = 40;
+  static final int OFFSET_BITS = 48;
 
   private final SplitReader inner;
   private final long splitNumber;

@@ -1,0 +1,1 @@
+SELECT x.auction, x.c, y.bidder, z.n FROM (SELECT auction, count(*) AS c FROM bid GROUP BY auction) x JOIN (SELECT auction, bidder, count(*) AS c FROM bid GROUP BY auction, bidder) y ON x.auction = y.auction AND x.c = y.c JOIN (SELECT auction, count(*) AS c, max(price) AS n FROM bid GROUP BY auction, channel) z ON x.auction = z.auction AND x.c = z.c
