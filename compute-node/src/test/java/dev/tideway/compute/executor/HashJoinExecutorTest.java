@@ -95,8 +95,7 @@ class HashJoinExecutorTest {
     l.pushBarrier(Epochs.of(1)).pushChunk("+ 1 10\n+ 1 50").pushBarrier(Epochs.of(2));
     r.pushBarrier(Epochs.of(1)).pushChunk("+ 1 20").pushBarrier(Epochs.of(2));
     assertThat(run(l, r, true))
-        .containsExactly(
-            "B1", chunk("bigint bigint bigint bigint\n+ 1 10 1 20"), "B2");
+        .containsExactly("B1", chunk("bigint bigint bigint bigint\n+ 1 10 1 20"), "B2");
   }
 
   /** left(k, a) JOIN right(k, b) ON k, the left side append-only, each side caching 1 unit. */
