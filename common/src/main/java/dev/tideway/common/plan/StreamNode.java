@@ -267,17 +267,7 @@ public sealed interface StreamNode
 
     @Override
     public void checkSchemas(List<Schema> inputs, Schema output) {
-      Schema in = inputs.get(0);
-      PlanChecks.checkIndices(groupKeys, in.size(), "HashAgg group keys");
-      List<DataType> expected = new ArrayList<>();
-      for (int k : groupKeys) {
-        expected.add(in.type(k));
-      }
-      for (AggCall c : aggCalls) {
-        c.checkAgainst(in);
-        expected.add(c.returnType());
-      }
-      checkSameTypes("HashAgg output", expected, output.types());
+      checkAggOutput("HashAgg", inputs.get(0), groupKeys, aggCalls, AggCall::returnType, output);
     }
   }
 
@@ -534,18 +524,28 @@ public sealed interface StreamNode
 
     @Override
     public void checkSchemas(List<Schema> inputs, Schema output) {
-      Schema in = inputs.get(0);
-      PlanChecks.checkIndices(groupKeys, in.size(), "LocalAgg group keys");
-      List<DataType> expected = new ArrayList<>();
-      for (int k : groupKeys) {
-        expected.add(in.type(k));
-      }
-      for (AggCall c : aggCalls) {
-        c.checkAgainst(in);
-        expected.add(partialType(c));
-      }
-      checkSameTypes("LocalAgg output", expected, output.types());
+      checkAggOutput("LocalAgg", inputs.get(0), groupKeys, aggCalls, LocalAgg::partialType, output);
     }
+  }
+
+  /** Checks an aggregation's output: its group key columns, then one column per call. */
+  private static void checkAggOutput(
+      String op,
+      Schema in,
+      List<Integer> groupKeys,
+      List<AggCall> calls,
+      java.util.function.Function<AggCall, DataType> callType,
+      Schema output) {
+    PlanChecks.checkIndices(groupKeys, in.size(), op + " group keys");
+    List<DataType> expected = new ArrayList<>();
+    for (int k : groupKeys) {
+      expected.add(in.type(k));
+    }
+    for (AggCall c : calls) {
+      c.checkAgainst(in);
+      expected.add(callType.apply(c));
+    }
+    checkSameTypes(op + " output", expected, output.types());
   }
 
   private static long checkWindowLength(String what, Interval len) {

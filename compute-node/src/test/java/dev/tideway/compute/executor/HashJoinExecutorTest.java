@@ -48,14 +48,17 @@ class HashJoinExecutorTest {
 
   static List<String> run(MockSource l, MockSource r, boolean cond) {
     try (Storage store = StateStores.open("memory://", StorageOptions.defaults())) {
-      return Drain.pretty(Drain.all(new HashJoinExecutor(INFO, l, r, plan(cond), store))).stream()
-          .map(
-              s ->
-                  s.startsWith("B")
-                      ? "B" + Epochs.physicalMillis(Long.parseLong(s.substring(1)))
-                      : s)
-          .toList();
+      return pretty(Drain.all(new HashJoinExecutor(INFO, l, r, plan(cond), store)));
     }
+  }
+
+  /** The messages as text, barriers as {@code B<epoch number>}. */
+  static List<String> pretty(List<Message> messages) {
+    return Drain.pretty(messages).stream()
+        .map(
+            s ->
+                s.startsWith("B") ? "B" + Epochs.physicalMillis(Long.parseLong(s.substring(1))) : s)
+        .toList();
   }
 
   @Test
@@ -109,13 +112,7 @@ class HashJoinExecutorTest {
             HashAggExecutorTest.table(20, true),
             HashAggExecutorTest.table(21));
     try (Storage store = StateStores.open("memory://", StorageOptions.defaults())) {
-      return Drain.pretty(Drain.all(new HashJoinExecutor(INFO, l, r, plan, store, 1, 20))).stream()
-          .map(
-              s ->
-                  s.startsWith("B")
-                      ? "B" + Epochs.physicalMillis(Long.parseLong(s.substring(1)))
-                      : s)
-          .toList();
+      return pretty(Drain.all(new HashJoinExecutor(INFO, l, r, plan, store, 1, 20)));
     }
   }
 
