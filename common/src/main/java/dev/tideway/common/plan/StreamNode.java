@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The body of one stream operator: what kind of executor to build and its parameters (RisingWave's
@@ -534,7 +535,7 @@ public sealed interface StreamNode
       Schema in,
       List<Integer> groupKeys,
       List<AggCall> calls,
-      java.util.function.Function<AggCall, DataType> callType,
+      Function<AggCall, DataType> callType,
       Schema output) {
     PlanChecks.checkIndices(groupKeys, in.size(), op + " group keys");
     List<DataType> expected = new ArrayList<>();

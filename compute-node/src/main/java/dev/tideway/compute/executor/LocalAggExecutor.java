@@ -23,8 +23,10 @@ import dev.tideway.common.types.TypeId;
 import dev.tideway.compute.expr.ExprException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The first phase of a two-phase aggregation ({@link StreamNode.LocalAgg}): folds the rows of an
@@ -59,8 +61,8 @@ public final class LocalAggExecutor implements Executor {
   public static final int DEFAULT_MAX_GROUPS = 4096;
 
   /** The types whose columns are {@link LongVector}s (others take the object path). */
-  private static final java.util.Set<TypeId> LONG_VECTOR_TYPES =
-      java.util.EnumSet.of(TypeId.BIGINT, TypeId.TIME, TypeId.TIMESTAMP, TypeId.TIMESTAMPTZ);
+  private static final Set<TypeId> LONG_VECTOR_TYPES =
+      EnumSet.of(TypeId.BIGINT, TypeId.TIME, TypeId.TIMESTAMP, TypeId.TIMESTAMPTZ);
 
   /** Rows per emitted chunk at most. */
   static final int OUTPUT_CHUNK_ROWS = 1024;

@@ -150,7 +150,7 @@ class HashJoinExecutorTest {
 
   /**
    * A change under a key with 3000 rows on the other side leaves in pieces of at most 1024
-   * candidates, every match before the barrier; pieces the condition empties are dropped.
+   * candidates, every match before the barrier; pairs the condition rejects are not emitted.
    */
   @Test
   void aHotKeysMatchesLeaveInBoundedChunksBeforeTheBarrier() {
@@ -163,7 +163,7 @@ class HashJoinExecutorTest {
     l.pushBarrier(Epochs.of(1)).pushChunk(rows.toString()).pushBarrier(Epochs.of(2));
     l.pushBarrier(Epochs.of(3));
     r.pushBarrier(Epochs.of(1)).pushBarrier(Epochs.of(2));
-    // a < b keeps the left rows 0..99: only the first piece has rows to show
+    // a < b keeps the left rows 0..99: the other 2900 pairs are never built (JoinPrefilter)
     r.pushChunk("+ 1 100").pushBarrier(Epochs.of(3));
     List<Message> out;
     try (Storage store = StateStores.open("memory://", StorageOptions.defaults())) {
