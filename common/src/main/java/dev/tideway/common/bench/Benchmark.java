@@ -57,20 +57,32 @@ public interface Benchmark {
       return this;
     }
 
+    /** A positive integer option. */
     public long getLong(String key, long defaultValue) {
+      return getLong(key, defaultValue, 1);
+    }
+
+    /** An integer option of at least {@code min}. */
+    public long getLong(String key, long defaultValue, long min) {
       String v = values.get(key);
       if (v == null) {
         return defaultValue;
       }
+      long parsed;
       try {
-        long parsed = Long.parseLong(v.replace("_", ""));
-        if (parsed <= 0) {
-          throw new IllegalArgumentException("--" + key + " must be positive, got " + v);
-        }
-        return parsed;
+        parsed = Long.parseLong(v.replace("_", ""));
       } catch (NumberFormatException e) {
         throw new IllegalArgumentException("--" + key + " must be an integer, got '" + v + "'");
       }
+      if (parsed < min) {
+        throw new IllegalArgumentException(
+            "--"
+                + key
+                + (min == 1 ? " must be positive" : " must be at least " + min)
+                + ", got "
+                + v);
+      }
+      return parsed;
     }
   }
 }

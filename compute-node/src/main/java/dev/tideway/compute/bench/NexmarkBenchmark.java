@@ -36,8 +36,9 @@ import java.util.stream.Stream;
 
 /**
  * {@code tideway bench nexmark --query q0|q1|q2|q5|q7 [--events N] [--parallelism P]
- * [--barrier-interval-ms I] [--store disk|memory]}: runs a Nexmark query in process and compares it
- * with a hand-written single-thread loop over the same generated events ({@link RawLoop}).
+ * [--barrier-interval-ms I] [--store disk|memory] [--max-pending-syncs K]}: runs a Nexmark query in
+ * process and compares it with a hand-written single-thread loop over the same generated events
+ * ({@link RawLoop}).
  *
  * <p>Flow: (1) the raw loop runs; (2) P source actors ({@link StreamActor}, one thread each) are
  * built from the query's plan through the executor builders, actor k reading split k of P of the
@@ -78,7 +79,15 @@ public final class NexmarkBenchmark implements Benchmark {
 
   @Override
   public void run(Options options, PrintWriter out) {
-    options.checkOnly("query", "events", "parallelism", "barrier-interval-ms", "store");
+    options.checkOnly(
+        "query",
+        "events",
+        "parallelism",
+        "barrier-interval-ms",
+        "store",
+        "max-pending-syncs",
+        "shared-buffer-mb",
+        "memtable-mb");
     String storeKind = options.values().getOrDefault("store", "disk");
     if (!storeKind.equals("disk") && !storeKind.equals("memory")) {
       throw new IllegalArgumentException("--store must be disk or memory, got '" + storeKind + "'");
@@ -87,6 +96,15 @@ public final class NexmarkBenchmark implements Benchmark {
     long events = options.getLong("events", DEFAULT_EVENTS);
     int parallelism = (int) options.getLong("parallelism", 2);
     long intervalMs = options.getLong("barrier-interval-ms", 1000);
+    StorageOptions d = StorageOptions.defaults();
+    StorageOptions storage =
+        d.withMemory(
+                options.getLong("shared-buffer-mb", d.sharedBufferBytes() >> 20) << 20,
+                options.getLong("memtable-mb", d.memtableBytes() >> 20) << 20)
+            .withMaxPendingSyncs(
+                (int)
+                    options.getLong(
+                        "max-pending-syncs", StorageOptions.defaults().maxPendingSyncs(), 0));
     Map<String, String> sourceOptions = sourceOptions(events, parallelism);
     Map<String, String> warmOptions = sourceOptions(Math.min(1_000_000, events / 5), parallelism);
     Clock clock = Clock.system();
@@ -97,9 +115,10 @@ public final class NexmarkBenchmark implements Benchmark {
     RawLoop.Result raw = new RawLoop(query).run(NexmarkConfig.parse(sourceOptions), clock);
     long rawCpu = processCpuNanos() - rawCpu0;
     try {
-      runEngine(query, warmOptions, parallelism, intervalMs, clock, storeKind);
+      runEngine(query, warmOptions, parallelism, intervalMs, clock, storeKind, storage);
       long engineCpu0 = processCpuNanos();
-      Engine e = runEngine(query, sourceOptions, parallelism, intervalMs, clock, storeKind);
+      Engine e =
+          runEngine(query, sourceOptions, parallelism, intervalMs, clock, storeKind, storage);
       long engineCpu = processCpuNanos() - engineCpu0;
       out.printf(
           "store=%s%n",
@@ -126,7 +145,8 @@ public final class NexmarkBenchmark implements Benchmark {
       int parallelism,
       long intervalMs,
       Clock clock,
-      String storeKind)
+      String storeKind,
+      StorageOptions storage)
       throws Exception {
     StreamPlanNode plan = query.plan(sourceOptions);
     List<String> splitIds =
@@ -135,7 +155,7 @@ public final class NexmarkBenchmark implements Benchmark {
             .toList();
     Path dir = storeKind.equals("disk") ? Files.createTempDirectory("tideway-nexmark-") : null;
     String url = dir == null ? "memory://" : dir.toUri().toString();
-    try (Storage store = StateStores.open(url, StorageOptions.defaults())) {
+    try (Storage store = StateStores.open(url, storage)) {
       TrackedNexmarkSource source = new TrackedNexmarkSource();
       Optional<LocalJob> job = query.localJob(parallelism);
       ExecutorBuilders builders =

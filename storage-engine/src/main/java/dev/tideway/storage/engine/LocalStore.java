@@ -122,6 +122,7 @@ final class LocalStore implements LocalStateStore {
       mem = new Memtable(tableId);
     }
     epoch = nextEpoch;
+    engine.awaitSyncRoom();
   }
 
   @Override

@@ -49,6 +49,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
@@ -90,6 +91,7 @@ public final class StorageEngine implements Storage {
    */
   private final ExecutorService syncThread = Threads.singleThread("storage-sync");
 
+  private final SyncBacklog syncBacklog;
   private final ExecutorService compactPool;
   private final ReentrantLock compactionLock = new ReentrantLock();
   private final StorageRole role;
@@ -147,6 +149,8 @@ public final class StorageEngine implements Storage {
     this.cache = new BlockCache(options.blockCacheBytes());
     this.readers = new SstReaders(store, cache, options.verifyFileChecksum());
     this.metrics = new StorageMetrics(options.registry(), cache);
+    this.syncBacklog =
+        new SyncBacklog(options.maxPendingSyncs(), options.clock(), metrics.writeStallSeconds);
     this.uploadPool = Threads.fixedPool("storage-upload", options.uploadThreads());
     this.compactPool = Threads.fixedPool("storage-compactor", options.compactionThreads());
     SstOutput flush = new SstOutput(store, SstWriterOptions.DEFAULT, ids::next, Long.MAX_VALUE);
@@ -317,23 +321,41 @@ public final class StorageEngine implements Storage {
   @Override
   public CompletableFuture<SyncResult> sync(long epoch) {
     checkOpen();
-    return CompletableFuture.supplyAsync(
-        () -> {
-          long t0 = options.clock().nanoTime();
-          try {
-            SyncResult r = buffer.sync(epoch);
-            metrics.syncRows.inc(r.rowCount());
-            metrics.syncBytes.inc(r.ssts().stream().mapToLong(SstInfo::fileSize).sum());
-            metrics.syncDuration.observe((options.clock().nanoTime() - t0) / 1e9);
-            return r;
-          } catch (IOException e) {
-            throw new StorageException(
-                StorageException.Reason.OBJECT_STORE,
-                "sync of epoch " + Epochs.format(epoch) + " failed",
-                e);
-          }
-        },
-        syncThread);
+    syncBacklog.requested();
+    try {
+      return CompletableFuture.supplyAsync(() -> syncNow(epoch), syncThread);
+    } catch (RejectedExecutionException e) {
+      syncBacklog.finished();
+      throw new StorageException(
+          StorageException.Reason.CLOSED, "state store in " + store.describe() + " is closed");
+    }
+  }
+
+  /** One sync, on the sync thread; always ends the backlog entry {@link #sync} made. */
+  private SyncResult syncNow(long epoch) {
+    long t0 = options.clock().nanoTime();
+    try {
+      SyncResult r = buffer.sync(epoch);
+      metrics.syncRows.inc(r.rowCount());
+      metrics.syncBytes.inc(r.ssts().stream().mapToLong(SstInfo::fileSize).sum());
+      metrics.syncDuration.observe((options.clock().nanoTime() - t0) / 1e9);
+      return r;
+    } catch (IOException e) {
+      throw new StorageException(
+          StorageException.Reason.OBJECT_STORE,
+          "sync of epoch " + Epochs.format(epoch) + " failed",
+          e);
+    } finally {
+      syncBacklog.finished();
+    }
+  }
+
+  /**
+   * Called by a writer that has just sealed an epoch: waits while the sync queue is over its limit
+   * (see {@link SyncBacklog}).
+   */
+  void awaitSyncRoom() {
+    syncBacklog.awaitRoom();
   }
 
   @Override
@@ -819,6 +841,7 @@ public final class StorageEngine implements Storage {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    syncBacklog.close();
     readers.close();
     logWriteAmplification();
     metrics.close();

@@ -18,6 +18,7 @@ public final class StorageMetrics implements AutoCloseable {
   public final Counter syncBytes;
   public final Counter syncRows;
   public final Histogram syncDuration;
+  public final Counter writeStallSeconds;
   public final Gauge sstCount;
   public final Counter compactionReadBytes;
   public final Counter compactionWriteBytes;
@@ -39,6 +40,11 @@ public final class StorageMetrics implements AutoCloseable {
         Histogram.builder()
             .name("tideway_storage_sync_duration_seconds")
             .help("Duration of sync(epoch)")
+            .register(registry);
+    writeStallSeconds =
+        Counter.builder()
+            .name("tideway_storage_write_stall_seconds")
+            .help("Time writers waited at a seal for the sync queue to drain (backpressure)")
             .register(registry);
     sstCount =
         Gauge.builder()
@@ -82,6 +88,7 @@ public final class StorageMetrics implements AutoCloseable {
             syncBytes,
             syncRows,
             syncDuration,
+            writeStallSeconds,
             sstCount,
             compactionReadBytes,
             compactionWriteBytes,
