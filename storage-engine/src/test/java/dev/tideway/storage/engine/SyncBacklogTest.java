@@ -1,8 +1,10 @@
 package dev.tideway.storage.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tideway.common.fault.FailPoints;
+import dev.tideway.common.fault.InjectedFault;
 import dev.tideway.storage.api.Epochs;
 import dev.tideway.storage.api.LocalStateStore;
 import dev.tideway.storage.api.SyncResult;
@@ -100,7 +102,8 @@ class SyncBacklogTest {
       FailPoints.enable(SharedBuffer.FP_SYNC_AFTER_UPLOAD, new FailPoints.Fail());
       pause.release();
       second.get(5, TimeUnit.SECONDS);
-      assertThat(sync1).isCompletedExceptionally();
+      assertThatThrownBy(() -> sync1.get(5, TimeUnit.SECONDS))
+          .hasCauseInstanceOf(InjectedFault.class);
     }
   }
 
