@@ -1,6 +1,9 @@
 package dev.tideway.storage.memtable;
 
 import dev.tideway.storage.iterator.Entry;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.ArrayDeque;
 
 /**
@@ -24,6 +27,10 @@ final class KeySort {
 
   /** Key bytes before the first compared byte: the table id. */
   private static final int FIRST = 4;
+
+  /** Eight key bytes as one big-endian long: a single load instead of eight byte loads. */
+  private static final VarHandle BIG_ENDIAN_LONG =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
   private KeySort() {}
 
@@ -215,11 +222,7 @@ final class KeySort {
    */
   static long word(byte[] key, int from) {
     if (from + 8 <= key.length) {
-      long p = 0;
-      for (int i = from; i < from + 8; i++) {
-        p = (p << 8) | (key[i] & 0xFF);
-      }
-      return p;
+      return (long) BIG_ENDIAN_LONG.get(key, from);
     }
     long p = 0;
     for (int i = from; i < from + 8; i++) {
