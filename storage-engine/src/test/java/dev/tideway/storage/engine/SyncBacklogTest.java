@@ -46,17 +46,26 @@ class SyncBacklogTest {
         });
   }
 
+  /**
+   * Writes rows [0, 10) in epoch 1, seals it and starts its sync, which {@code pause} holds before
+   * its upload; returns that sync once it is held.
+   */
+  private static CompletableFuture<SyncResult> pausedFirstSync(
+      StorageEngine s, LocalStateStore l, FailPoints.Pause pause) throws Exception {
+    l.init(Epochs.of(1));
+    FailPoints.enable(SharedBuffer.FP_SYNC_BEFORE_UPLOAD, pause);
+    writeAndSeal(l, 0, 10, 2).get(5, TimeUnit.SECONDS);
+    CompletableFuture<SyncResult> sync = s.sync(Epochs.of(1));
+    assertThat(pause.reached().await(5, TimeUnit.SECONDS)).isTrue();
+    return sync;
+  }
+
   @Test
   void aSealWaitsForTheSyncQueueAndGoesOnWhenASyncFinishes() throws Exception {
     try (StorageEngine s = open(1)) {
       LocalStateStore l = s.newLocal(1);
-      l.init(Epochs.of(1));
       FailPoints.Pause pause = new FailPoints.Pause();
-      FailPoints.enable(SharedBuffer.FP_SYNC_BEFORE_UPLOAD, pause);
-
-      writeAndSeal(l, 0, 10, 2).get(5, TimeUnit.SECONDS);
-      CompletableFuture<SyncResult> sync1 = s.sync(Epochs.of(1));
-      assertThat(pause.reached().await(5, TimeUnit.SECONDS)).isTrue();
+      CompletableFuture<SyncResult> sync1 = pausedFirstSync(s, l, pause);
       // one sync pending: sealing the next epoch does not wait
       writeAndSeal(l, 10, 20, 3).get(5, TimeUnit.SECONDS);
       CompletableFuture<SyncResult> sync2 = s.sync(Epochs.of(2));
@@ -88,12 +97,8 @@ class SyncBacklogTest {
   void aFailedSyncAlsoLetsTheWriterGo() throws Exception {
     try (StorageEngine s = open(0)) {
       LocalStateStore l = s.newLocal(1);
-      l.init(Epochs.of(1));
       FailPoints.Pause pause = new FailPoints.Pause();
-      FailPoints.enable(SharedBuffer.FP_SYNC_BEFORE_UPLOAD, pause);
-      writeAndSeal(l, 0, 10, 2).get(5, TimeUnit.SECONDS);
-      CompletableFuture<SyncResult> sync1 = s.sync(Epochs.of(1));
-      assertThat(pause.reached().await(5, TimeUnit.SECONDS)).isTrue();
+      CompletableFuture<SyncResult> sync1 = pausedFirstSync(s, l, pause);
 
       CompletableFuture<Void> second = writeAndSeal(l, 10, 20, 3);
       Thread.sleep(200);
