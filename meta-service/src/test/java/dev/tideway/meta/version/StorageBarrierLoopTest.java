@@ -159,6 +159,11 @@ class StorageBarrierLoopTest {
         assertThat((long) pks.cardinality()).isEqualTo(rows);
         assertThat(rows).isGreaterThanOrEqualTo(20 * ROWS_PER_BARRIER);
         assertThat(rows % ROWS_PER_BARRIER).as("whole barriers only").isZero();
+        // the owner writes a version's delta (the commit point, which followers read) before it
+        // publishes that version in memory: wait until its stats are at least at the read's epoch
+        final long readEpoch = e;
+        awaitTrue(
+            "the owner publishes epoch " + e, 5_000, () -> metaStore.committedEpoch() >= readEpoch);
         assertThat(metaStore.tableStats().get(table[0]).liveRowCount())
             .isGreaterThanOrEqualTo(rows);
       } finally {
