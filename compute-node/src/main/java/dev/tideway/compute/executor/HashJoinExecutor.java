@@ -11,7 +11,6 @@ import dev.tideway.common.chunk.Op;
 import dev.tideway.common.chunk.StreamChunk;
 import dev.tideway.common.chunk.StreamChunkBuilder;
 import dev.tideway.common.key.OrderType;
-import dev.tideway.common.plan.ColumnOrder;
 import dev.tideway.common.plan.JoinType;
 import dev.tideway.common.plan.StreamNode;
 import dev.tideway.common.plan.TableDesc;
@@ -156,7 +155,6 @@ public final class HashJoinExecutor implements Executor {
     int n = input.schema().size();
     List<DataType> types = new ArrayList<>(input.schema().types());
     int[] pk;
-    JoinSideState.Layout layout = JoinSideState.Layout.APPEND_ONLY;
     if (desc.appendOnly()) {
       types.add(DataType.BIGINT); // epoch
       types.add(DataType.BIGINT); // sequence in the epoch
@@ -164,13 +162,7 @@ public final class HashJoinExecutor implements Executor {
       System.arraycopy(keys, 0, pk, 0, keys.length);
       pk[keys.length] = n;
       pk[keys.length + 1] = n + 1;
-    } else if (!desc.pk().isEmpty()) {
-      // the desc's pk is a unique key of the side's rows (the planner's join key + stream key):
-      // stored by the join key, then the rest of that key
-      layout = JoinSideState.Layout.UNIQUE_KEY;
-      pk = uniqueKey(keys, desc, n);
     } else {
-      layout = JoinSideState.Layout.MULTIPLICITY;
       types.add(DataType.BIGINT); // multiplicity
       pk = new int[keys.length + n];
       System.arraycopy(keys, 0, pk, 0, keys.length);
@@ -194,27 +186,9 @@ public final class HashJoinExecutor implements Executor {
                 tableId, types, pk, Collections.nCopies(pk.length, OrderType.ASC), keys));
     VnodeHasher vnode = new VnodeHasher(keyTypes, keyPos);
     return new Side(
-        input, new JoinSideState(t, keys, input.schema().types(), vnode, cacheUnits, bits, layout));
-  }
-
-  /** The join keys, then the desc's pk columns that are not join keys. */
-  private static int[] uniqueKey(int[] keys, TableDesc desc, int width) {
-    List<Integer> out = new ArrayList<>();
-    for (int k : keys) {
-      out.add(k);
-    }
-    for (ColumnOrder o : desc.pk()) {
-      Checks.checkArgument(
-          o.index() >= 0 && o.index() < width,
-          "join table %s: pk column %s out of the side's %s columns",
-          desc.tableId(),
-          o.index(),
-          width);
-      if (!out.contains(o.index())) {
-        out.add(o.index());
-      }
-    }
-    return out.stream().mapToInt(Integer::intValue).toArray();
+        input,
+        new JoinSideState(
+            t, keys, input.schema().types(), vnode, cacheUnits, bits, desc.appendOnly()));
   }
 
   @Override

@@ -41,12 +41,6 @@ import java.util.Map;
  * the keys a probe loaded, not every key written. Identical rows stay separate entries and match
  * once each, as a multiplicity would make them. A delete fails the actor.
  *
- * <p>Unique-key sides ({@link Layout#UNIQUE_KEY}: the table desc has a pk, which the planner makes
- * the join key plus the side's stream key) store each row once under that key with no multiplicity.
- * An update's U- names the old row whole and its U+ the new one, so both writes are blind: no point
- * read and no row filter (q5's per-window counts, updated every epoch, read each old row back
- * before). A cached key still checks that a deleted row is there.
- *
  * <p>Recovery: the state lives only in the executor, which is rebuilt on recovery; {@link #init}
  * drops the cache and rebuilds the filter from the table, so nothing cached survives a recovery. An
  * append-only side numbers its rows from each epoch it is in, and a recovered side starts at an
@@ -70,23 +64,7 @@ final class JoinSideState {
   /** An append-only side's cached keys, least recently used first; each lists its rows. */
   private final LinkedHashMap<Row, ArrayList<Row>> appended = new LinkedHashMap<>(64, 0.75f, true);
 
-  /** How the side stores its rows. */
-  enum Layout {
-    /** Inserts only: stored by (join key, epoch, sequence), every write blind. */
-    APPEND_ONLY,
-    /**
-     * Rows unique by a key the plan names (join key + the input's stream key): stored by that key
-     * with no multiplicity, so an insert and a delete are blind writes (an update's delete carries
-     * the old row whole) and never read.
-     */
-    UNIQUE_KEY,
-    /** Rows with no unique key: stored by (join key, whole row) with their multiplicity. */
-    MULTIPLICITY
-  }
-
-  private final Layout layout;
-
-  /** Rows inserted only ({@link Layout#APPEND_ONLY}). */
+  /** Rows inserted only: stored by (key, epoch, sequence), no multiplicity. */
   private final boolean appendOnly;
 
   /** The epoch being written and the next sequence number in it (append-only sides). */
@@ -112,11 +90,10 @@ final class JoinSideState {
       VnodeHasher keyVnode,
       long capacity,
       int bits,
-      Layout layout) {
+      boolean appendOnly) {
     Checks.checkArgument(capacity > 0, "join cache capacity must be > 0, got %s", capacity);
     this.table = table;
-    this.layout = layout;
-    this.appendOnly = layout == Layout.APPEND_ONLY;
+    this.appendOnly = appendOnly;
     this.keys = keys;
     this.width = types.size();
     this.exact = KeyFilter.exact(types);
@@ -146,12 +123,12 @@ final class JoinSideState {
       return;
     }
     filter = new KeyFilter(filterBits);
-    rowFilter = layout == Layout.MULTIPLICITY ? new KeyFilter(filterBits) : null;
+    rowFilter = appendOnly ? null : new KeyFilter(filterBits);
     try (StateTable.CloseableRows rows = table.iterAll()) {
       while (rows.hasNext()) {
         Row stored = rows.next();
         filter.add(stored.project(keys));
-        if (rowFilter != null) {
+        if (!appendOnly) {
           rowFilter.add(stored.project(rowColumns));
         }
       }
@@ -197,8 +174,7 @@ final class JoinSideState {
     try (StateTable.CloseableRows rs = table.iter(keyVnode.vnode(key), key)) {
       while (rs.hasNext()) {
         Row stored = rs.next();
-        long times = layout == Layout.UNIQUE_KEY ? 1 : (Long) stored.get(width);
-        e.put(stored.project(rowColumns), new long[] {times});
+        e.put(stored.project(rowColumns), new long[] {(Long) stored.get(width)});
       }
     }
     if (exact) {
@@ -230,9 +206,6 @@ final class JoinSideState {
   boolean apply(Row key, Row row, int sign) {
     if (appendOnly) {
       return append(key, row, sign);
-    }
-    if (layout == Layout.UNIQUE_KEY) {
-      return applyUnique(key, row, sign);
     }
     LinkedHashMap<Row, long[]> e = cache.get(key);
     boolean unseenRow = e == null && rowFilter != null && !rowFilter.mayContain(row);
@@ -278,33 +251,6 @@ final class JoinSideState {
       } else {
         e.get(row)[0] = next;
       }
-    }
-    return true;
-  }
-
-  /**
-   * A {@link Layout#UNIQUE_KEY} side's write: a blind insert or delete by the row's unique key.
-   * False for a delete of a row a cached key does not hold (an uncached key cannot tell: the delete
-   * is written blind).
-   */
-  private boolean applyUnique(Row key, Row row, int sign) {
-    LinkedHashMap<Row, long[]> e = cache.get(key);
-    if (sign > 0) {
-      table.insert(row);
-      if (e != null && e.put(row, new long[] {1}) == null) {
-        cachedUnits++;
-      }
-    } else {
-      if (e != null) {
-        if (e.remove(row) == null) {
-          return false;
-        }
-        cachedUnits--;
-      }
-      table.delete(row);
-    }
-    if (filter != null) {
-      filter.add(key);
     }
     return true;
   }

@@ -8,12 +8,10 @@ import dev.tideway.barrier.executor.ExecutorInfo;
 import dev.tideway.barrier.message.Barrier;
 import dev.tideway.barrier.message.Message;
 import dev.tideway.common.chunk.StreamChunk;
-import dev.tideway.common.plan.ColumnDesc;
 import dev.tideway.common.plan.ExprNode;
 import dev.tideway.common.plan.FunctionKind;
 import dev.tideway.common.plan.JoinType;
 import dev.tideway.common.plan.StreamNode;
-import dev.tideway.common.plan.TableDesc;
 import dev.tideway.common.types.DataType;
 import dev.tideway.compute.testing.Drain;
 import dev.tideway.compute.testing.MockSource;
@@ -40,72 +38,12 @@ class HashJoinExecutorTest {
                     new ExprNode.InputRef(3, DataType.BIGINT)))
             : Optional.empty();
     return new StreamNode.HashJoin(
-        JoinType.INNER, List.of(0), List.of(0), cond, multisetTable(20), multisetTable(21));
-  }
-
-  /**
-   * A join table desc with no pk: the side's rows have no unique key (these tests send identical
-   * rows), so it keeps each row's multiplicity.
-   */
-  static TableDesc multisetTable(int id) {
-    return new TableDesc(
-        id,
-        "t" + id,
-        List.of(new ColumnDesc(0, "k", DataType.BIGINT)),
-        List.of(),
-        List.of(),
-        false,
-        false);
-  }
-
-  /**
-   * left(id, k) JOIN right(id, k) ON k, each side unique by id (its table's pk), caching {@code
-   * cacheUnits} units per side.
-   */
-  static List<String> runUniqueKeyed(MockSource l, MockSource r, long cacheUnits) {
-    StreamNode.HashJoin plan =
-        new StreamNode.HashJoin(
-            JoinType.INNER,
-            List.of(1),
-            List.of(1),
-            Optional.empty(),
-            HashAggExecutorTest.table(20),
-            HashAggExecutorTest.table(21));
-    try (Storage store = StateStores.open("memory://", StorageOptions.defaults())) {
-      return pretty(Drain.all(new HashJoinExecutor(INFO, l, r, plan, store, cacheUnits, 20)));
-    }
-  }
-
-  @Test
-  void aSideUniqueByItsPkUpdatesAndDeletesByKeyCachedOrNot() {
-    for (long cacheUnits : new long[] {1, 1000}) {
-      MockSource l = MockSource.of("bigint", "bigint");
-      MockSource r = MockSource.of("bigint", "bigint");
-      l.pushBarrier(Epochs.of(1)).pushChunk("+ 1 7\n+ 2 7\n+ 3 8").pushBarrier(Epochs.of(2));
-      r.pushBarrier(Epochs.of(1)).pushBarrier(Epochs.of(2));
-      // id 1 moves from key 7 to key 8 and id 2 leaves; then the right side probes both keys
-      l.pushChunk("U- 1 7\nU+ 1 8\n- 2 7").pushBarrier(Epochs.of(3));
-      r.pushBarrier(Epochs.of(3));
-      l.pushBarrier(Epochs.of(4));
-      r.pushChunk("+ 10 7\n+ 11 8").pushBarrier(Epochs.of(4));
-      assertThat(runUniqueKeyed(l, r, cacheUnits))
-          .as("cache of %s units", cacheUnits)
-          .containsExactly(
-              "B1", "B2", "B3", chunk("bigint bigint bigint bigint\n+ 1 8 11 8\n+ 3 8 11 8"), "B4");
-    }
-  }
-
-  @Test
-  void aDeleteOfARowACachedKeyDoesNotHoldFailsTheActor() {
-    MockSource l = MockSource.of("bigint", "bigint");
-    MockSource r = MockSource.of("bigint", "bigint");
-    l.pushBarrier(Epochs.of(1)).pushChunk("+ 1 7").pushBarrier(Epochs.of(2));
-    r.pushBarrier(Epochs.of(1)).pushChunk("+ 10 7").pushBarrier(Epochs.of(2));
-    l.pushChunk("- 2 7").pushBarrier(Epochs.of(3));
-    r.pushBarrier(Epochs.of(3));
-    assertThatThrownBy(() -> runUniqueKeyed(l, r, 1000))
-        .hasMessageContaining("delete of row")
-        .hasMessageContaining("does not hold");
+        JoinType.INNER,
+        List.of(0),
+        List.of(0),
+        cond,
+        HashAggExecutorTest.table(20),
+        HashAggExecutorTest.table(21));
   }
 
   static List<String> run(MockSource l, MockSource r, boolean cond) {
@@ -172,7 +110,7 @@ class HashJoinExecutorTest {
             List.of(0),
             Optional.empty(),
             HashAggExecutorTest.table(20, true),
-            multisetTable(21));
+            HashAggExecutorTest.table(21));
     try (Storage store = StateStores.open("memory://", StorageOptions.defaults())) {
       return pretty(Drain.all(new HashJoinExecutor(INFO, l, r, plan, store, 1, 20)));
     }
