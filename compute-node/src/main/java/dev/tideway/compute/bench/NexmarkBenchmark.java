@@ -104,7 +104,7 @@ public final class NexmarkBenchmark implements Benchmark {
             .withMaxPendingSyncs(
                 (int)
                     options.getLong(
-                        "max-pending-syncs", StorageOptions.defaults().maxPendingSyncs(), 0));
+                        "max-pending-syncs", StorageOptions.defaults().maxPendingSyncs(), -1));
     Map<String, String> sourceOptions = sourceOptions(events, parallelism);
     Map<String, String> warmOptions = sourceOptions(Math.min(1_000_000, events / 5), parallelism);
     Clock clock = Clock.system();

@@ -360,6 +360,7 @@ public final class StorageEngine implements Storage {
 
   @Override
   public void clearUncommitted() {
+    syncBacklog.abortWaiters();
     buffer.clear();
   }
 
@@ -816,6 +817,7 @@ public final class StorageEngine implements Storage {
       return;
     }
     closed = true;
+    syncBacklog.close(); // a writer stalled at close must not wait for the pools below
     if (pinThread != null) {
       pinThread.shutdown();
       try {
@@ -841,7 +843,6 @@ public final class StorageEngine implements Storage {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    syncBacklog.close();
     readers.close();
     logWriteAmplification();
     metrics.close();

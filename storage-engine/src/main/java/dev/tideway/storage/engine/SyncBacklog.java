@@ -2,6 +2,7 @@ package dev.tideway.storage.engine;
 
 import dev.tideway.common.check.Checks;
 import dev.tideway.common.time.Clock;
+import dev.tideway.storage.api.StorageException;
 import io.prometheus.metrics.core.metrics.Counter;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -30,6 +31,9 @@ final class SyncBacklog {
   private final Condition finished = lock.newCondition();
   private int pending;
   private boolean closed;
+
+  /** Times {@link #abortWaiters} ran: a waiter that sees it change stops waiting. */
+  private long clears;
 
   /**
    * @param maxPending requested-but-unfinished syncs a sealing writer tolerates; negative disables
@@ -64,7 +68,12 @@ final class SyncBacklog {
     }
   }
 
-  /** Blocks the calling writer while more than {@code maxPending} syncs are pending. */
+  /**
+   * Blocks the calling writer while more than {@code maxPending} syncs are pending. Throws, without
+   * waiting further, when the thread is interrupted (its actor is being dropped) or the uncommitted
+   * writes are cleared for a recovery meanwhile ({@link #abortWaiters}): such a writer belongs to
+   * an aborted epoch and must not go on writing into the cleared buffer.
+   */
   void awaitRoom() {
     if (maxPending < 0) {
       return;
@@ -75,10 +84,39 @@ final class SyncBacklog {
         return;
       }
       long t0 = clock.nanoTime();
-      while (pending > maxPending && !closed) {
-        finished.awaitUninterruptibly();
+      long clearsAtStart = clears;
+      try {
+        while (pending > maxPending && !closed) {
+          if (clears != clearsAtStart) {
+            throw new StorageException(
+                StorageException.Reason.PROTOCOL,
+                "uncommitted writes were cleared (recovery) while this writer waited for the"
+                    + " sync queue; its epoch is aborted");
+          }
+          finished.await();
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new StorageException(
+            StorageException.Reason.CLOSED,
+            "interrupted while waiting for the sync queue (" + pending + " syncs pending)");
+      } finally {
+        stallSeconds.inc((clock.nanoTime() - t0) / 1e9);
       }
-      stallSeconds.inc((clock.nanoTime() - t0) / 1e9);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Fails every writer waiting now (see {@link #awaitRoom}): the uncommitted writes are being
+   * cleared for a recovery. Later writers wait as usual.
+   */
+  void abortWaiters() {
+    lock.lock();
+    try {
+      clears++;
+      finished.signalAll();
     } finally {
       lock.unlock();
     }

@@ -7,6 +7,7 @@ import dev.tideway.common.fault.FailPoints;
 import dev.tideway.common.fault.InjectedFault;
 import dev.tideway.storage.api.Epochs;
 import dev.tideway.storage.api.LocalStateStore;
+import dev.tideway.storage.api.StorageException;
 import dev.tideway.storage.api.SyncResult;
 import dev.tideway.storage.memtable.SharedBuffer;
 import dev.tideway.storage.objectstore.InMemoryObjectStore;
@@ -14,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -109,6 +111,52 @@ class SyncBacklogTest {
       second.get(5, TimeUnit.SECONDS);
       assertThatThrownBy(() -> sync1.get(5, TimeUnit.SECONDS))
           .hasCauseInstanceOf(InjectedFault.class);
+    }
+  }
+
+  @Test
+  void aWaitingWriterStopsWhenInterruptedOrWhenRecoveryClearsTheBuffer() throws Exception {
+    try (StorageEngine s = open(0)) {
+      LocalStateStore l = s.newLocal(1);
+      FailPoints.Pause pause = new FailPoints.Pause();
+      pausedFirstSync(s, l, pause);
+
+      // an actor being dropped is interrupted: its seal must not wait for the held sync
+      AtomicReference<Throwable> thrown = new AtomicReference<>();
+      Thread writer =
+          new Thread(
+              () -> {
+                try {
+                  l.insert(FaultTest.key(10), "r10".getBytes());
+                  l.sealCurrentEpoch(Epochs.of(3));
+                } catch (Throwable t) {
+                  thrown.set(t);
+                }
+              });
+      writer.start();
+      Thread.sleep(200);
+      assertThat(writer.isAlive()).as("the seal waits for the held sync").isTrue();
+      writer.interrupt();
+      writer.join(5_000);
+      assertThat(writer.isAlive()).isFalse();
+      assertThat(thrown.get())
+          .isInstanceOf(StorageException.class)
+          .hasMessageContaining("interrupted");
+
+      // a recovery clears the uncommitted writes: a writer still waiting belongs to an aborted
+      // epoch and must stop instead of writing into the cleared buffer
+      LocalStateStore other = s.newLocal(2);
+      other.init(Epochs.of(1));
+      CompletableFuture<Void> waiting =
+          CompletableFuture.runAsync(() -> other.sealCurrentEpoch(Epochs.of(2)));
+      Thread.sleep(200);
+      assertThat(waiting).isNotDone();
+      s.clearUncommitted();
+      assertThatThrownBy(() -> waiting.get(5, TimeUnit.SECONDS))
+          .hasCauseInstanceOf(StorageException.class)
+          .hasMessageContaining("cleared");
+      FailPoints.disable(SharedBuffer.FP_SYNC_BEFORE_UPLOAD);
+      pause.release();
     }
   }
 
