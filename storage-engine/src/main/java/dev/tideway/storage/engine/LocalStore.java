@@ -23,6 +23,10 @@ final class LocalStore implements LocalStateStore {
   private final long memtableBytes;
   private Memtable mem;
   private long epoch = -1;
+
+  /** The shared buffer's clear count at {@link #init}: this writer's generation. */
+  private long clears;
+
   private boolean closed;
 
   LocalStore(StorageEngine engine, int tableId, long memtableBytes) {
@@ -42,6 +46,7 @@ final class LocalStore implements LocalStateStore {
     Checks.checkState(this.epoch < 0, "table %s: init(%s) twice", tableId, epoch);
     Checks.checkArgument(Epochs.base(epoch) == epoch, "init epoch %s has sub-epoch bits", epoch);
     this.epoch = epoch;
+    this.clears = engine.sharedBuffer().clears();
   }
 
   @Override
@@ -87,7 +92,7 @@ final class LocalStore implements LocalStateStore {
           "table %s: epoch %s ran out of sub-epochs",
           tableId,
           Epochs.format(epoch));
-      engine.sharedBuffer().add(mem.freeze(epoch));
+      engine.sharedBuffer().add(mem.freeze(epoch), clears);
       mem = new Memtable(tableId);
       epoch++;
     }
@@ -118,7 +123,7 @@ final class LocalStore implements LocalStateStore {
         Epochs.format(nextEpoch),
         Epochs.format(epoch));
     if (!mem.isEmpty()) {
-      engine.sharedBuffer().add(mem.freeze(epoch));
+      engine.sharedBuffer().add(mem.freeze(epoch), clears);
       mem = new Memtable(tableId);
     }
     epoch = nextEpoch;

@@ -85,6 +85,13 @@ public final class SharedBuffer {
   /** True from the start of a spill until its last replace; guarded by {@link #lock}. */
   private boolean spilling;
 
+  /**
+   * Times {@link #clear} ran; guarded by {@link #lock}. A writer that began before the latest clear
+   * (an actor of an aborted generation that a reset could not stop in time) is refused by {@link
+   * #add}, so its aborted epoch never lands in the cleared buffer.
+   */
+  private long clears;
+
   public SharedBuffer(
       SstOutput output,
       SstReaders readers,
@@ -111,12 +118,33 @@ public final class SharedBuffer {
     }
   }
 
-  /**
-   * Adds a sealed memtable; may start a spill and may block while memory is over twice the limit.
-   */
-  public void add(ImmutableMemtable mem) {
+  /** The current clear count: a writer takes it when it starts and passes it to {@link #add}. */
+  public long clears() {
     lock.lock();
     try {
+      return clears;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Adds a sealed memtable of a writer that started at clear count {@code writerClears}; may start
+   * a spill and may block while memory is over twice the limit. Refuses a writer from before the
+   * latest {@link #clear}.
+   */
+  public void add(ImmutableMemtable mem, long writerClears) {
+    lock.lock();
+    try {
+      if (writerClears != clears) {
+        throw new StorageException(
+            StorageException.Reason.PROTOCOL,
+            "table "
+                + mem.tableId()
+                + ": epoch "
+                + Epochs.format(mem.epoch())
+                + " was written before a recovery cleared the uncommitted writes; refused");
+      }
       if (mem.epoch() <= syncedEpoch) {
         throw new StorageException(
             StorageException.Reason.PROTOCOL,
@@ -344,6 +372,7 @@ public final class SharedBuffer {
       items = List.of();
       immBytes = 0;
       syncedEpoch = Long.MIN_VALUE;
+      clears++;
       memoryFreed.signalAll();
       return ids;
     } finally {

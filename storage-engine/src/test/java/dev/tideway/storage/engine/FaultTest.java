@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -71,6 +72,26 @@ class FaultTest {
       }
     }
     return out;
+  }
+
+  @Test
+  void aWriterFromBeforeARecoveryClearCannotSealIntoTheClearedBuffer() throws Exception {
+    try (StorageEngine s = StorageEngine.open(objects, options())) {
+      commitEpoch(s, 1, 0, 10);
+      LocalStateStore zombie = s.newLocal(1);
+      zombie.init(Epochs.of(2));
+      zombie.insert(key(100), "aborted".getBytes());
+      s.clearUncommitted(); // the reset of a recovery, while that writer still runs
+
+      assertThatThrownBy(() -> zombie.sealCurrentEpoch(Epochs.of(3)))
+          .isInstanceOf(StorageException.class)
+          .hasMessageContaining("before a recovery cleared");
+      // the rebuilt writer of the new generation writes and commits as usual
+      commitEpoch(s, 2, 10, 20);
+      assertThat(s.get(key(100), Epochs.of(2))).isNull();
+      assertThat(s.get(key(15), Epochs.of(2))).isEqualTo("v2".getBytes());
+      assertThat(s.tableStats().get(1).liveRowCount()).isEqualTo(20);
+    }
   }
 
   @ParameterizedTest
