@@ -206,7 +206,10 @@ public final class SourceExecutor implements Executor {
       owned.add(r);
     }
     phase = Phase.READING;
-    return onBarrier(first);
+    // the first barrier only opens our first epoch, whatever its kind: an actor added to a running
+    // graph starts on the checkpoint barrier that carries its Add, and sealing there would close
+    // an epoch this actor never wrote (its state table was just initialised at first.curr())
+    return applyMutation(first);
   }
 
   private Message onBarrier(Barrier b) {
@@ -216,6 +219,10 @@ public final class SourceExecutor implements Executor {
       }
       state.seal(b.curr(), b.prev());
     }
+    return applyMutation(b);
+  }
+
+  private Message applyMutation(Barrier b) {
     Mutation m = b.mutation();
     if (m instanceof Mutation.Pause) {
       paused = true;

@@ -2,11 +2,13 @@ package dev.tideway.compute.executor.source;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tideway.barrier.epoch.EpochPair;
 import dev.tideway.barrier.executor.CheckedExecutor;
 import dev.tideway.barrier.executor.Executor;
 import dev.tideway.barrier.message.Barrier;
 import dev.tideway.barrier.message.BarrierKind;
 import dev.tideway.barrier.message.Message;
+import dev.tideway.barrier.message.Mutation;
 import dev.tideway.common.chunk.StreamChunk;
 import dev.tideway.common.time.ManualClock;
 import dev.tideway.compute.testing.ScriptedBarrierInbox;
@@ -17,6 +19,8 @@ import dev.tideway.storage.api.StorageOptions;
 import dev.tideway.storage.api.SyncResult;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class StateTableSplitStateStoreTest {
@@ -48,6 +52,38 @@ class StateTableSplitStateStoreTest {
       }
     }
     return ids;
+  }
+
+  @Test
+  void anActorAddedToARunningGraphStartsOnACheckpointBarrierAndCommitsItsOffsets()
+      throws Exception {
+    try (Storage store = StateStores.open("memory://", StorageOptions.defaults())) {
+      // a job created while others run: its source's first barrier is the checkpoint barrier that
+      // carries the Add (epoch 1 -> 2), not an INITIAL one; it opens epoch 2 and closes nothing
+      Mutation.Add add =
+          new Mutation.Add(
+              Set.of(SourceExecutorTest.ACTOR),
+              Map.of(),
+              Map.of(SourceExecutorTest.ACTOR, List.of("datagen-0-of-2", "datagen-1-of-2")),
+              false);
+      ScriptedBarrierInbox inbox =
+          new ScriptedBarrierInbox()
+              .then(
+                  0,
+                  new Barrier(
+                      new EpochPair(Epochs.of(2), Epochs.of(1)), BarrierKind.CHECKPOINT, add))
+              .then(
+                  2,
+                  new Barrier(
+                      new EpochPair(Epochs.of(3), Epochs.of(2)), BarrierKind.CHECKPOINT, null))
+              .thenStop(0, Epochs.of(4), SourceExecutorTest.ACTOR);
+      List<Long> ids = run(store, inbox, Epochs.of(3));
+      assertThat(ids).hasSize(10);
+      StateTableSplitStateStore offsets = new StateTableSplitStateStore(store, SOURCE_STATE_TABLE);
+      offsets.init(Epochs.of(5));
+      assertThat(offsets.restore("datagen-0-of-2")).hasValue(5);
+      assertThat(offsets.restore("datagen-1-of-2")).hasValue(5);
+    }
   }
 
   @Test
