@@ -152,8 +152,11 @@ class HashJoinExecutorTest {
    * A change under a key with 3000 rows on the other side leaves in pieces of at most 1024
    * candidates, every match before the barrier; pairs the condition rejects are not emitted.
    */
-  @Test
-  void aHotKeysMatchesLeaveInBoundedChunksBeforeTheBarrier() {
+  /**
+   * 3000 left rows (1, 0..2999) under one key in epoch 1, then the right row {@code rightRow} in
+   * epoch 2, joined on the key with a < b: everything the join emits.
+   */
+  static List<Message> hotKeyJoin(String rightRow) {
     StringBuilder rows = new StringBuilder();
     for (int i = 0; i < 3000; i++) {
       rows.append("+ 1 ").append(i).append('\n');
@@ -163,27 +166,23 @@ class HashJoinExecutorTest {
     l.pushBarrier(Epochs.of(1)).pushChunk(rows.toString()).pushBarrier(Epochs.of(2));
     l.pushBarrier(Epochs.of(3));
     r.pushBarrier(Epochs.of(1)).pushBarrier(Epochs.of(2));
-    // a < b keeps the left rows 0..99: the other 2900 pairs are never built (JoinPrefilter)
-    r.pushChunk("+ 1 100").pushBarrier(Epochs.of(3));
-    List<Message> out;
+    r.pushChunk(rightRow).pushBarrier(Epochs.of(3));
     try (Storage store = StateStores.open("memory://", StorageOptions.defaults())) {
-      out = Drain.all(new HashJoinExecutor(INFO, l, r, plan(true), store));
+      return Drain.all(new HashJoinExecutor(INFO, l, r, plan(true), store));
     }
+  }
+
+  @Test
+  void aHotKeysMatchesLeaveInBoundedChunksBeforeTheBarrier() {
+    // a < b keeps the left rows 0..99: the other 2900 pairs are never built (JoinPrefilter)
+    List<Message> out = hotKeyJoin("+ 1 100");
     List<StreamChunk> chunks = Drain.chunks(out);
     assertThat(chunks).hasSize(1);
     assertThat(chunks.get(0).size()).isLessThanOrEqualTo(HashJoinExecutor.OUTPUT_CHUNK_ROWS);
     assertThat(chunks.get(0).cardinality()).isEqualTo(100);
     assertThat(out.get(out.size() - 1)).isInstanceOf(Barrier.class);
 
-    MockSource l2 = MockSource.of("bigint", "bigint");
-    MockSource r2 = MockSource.of("bigint", "bigint");
-    l2.pushBarrier(Epochs.of(1)).pushChunk(rows.toString()).pushBarrier(Epochs.of(2));
-    l2.pushBarrier(Epochs.of(3));
-    r2.pushBarrier(Epochs.of(1)).pushBarrier(Epochs.of(2));
-    r2.pushChunk("+ 1 5000").pushBarrier(Epochs.of(3));
-    try (Storage store = StateStores.open("memory://", StorageOptions.defaults())) {
-      chunks = Drain.chunks(Drain.all(new HashJoinExecutor(INFO, l2, r2, plan(true), store)));
-    }
+    chunks = Drain.chunks(hotKeyJoin("+ 1 5000"));
     assertThat(chunks).hasSize(3);
     assertThat(chunks).allSatisfy(c -> assertThat(c.size()).isLessThanOrEqualTo(1024));
     assertThat(chunks.stream().mapToInt(StreamChunk::cardinality).sum()).isEqualTo(3000);

@@ -127,7 +127,7 @@ final class LocalStore implements LocalStateStore {
       mem = new Memtable(tableId);
     }
     epoch = nextEpoch;
-    engine.awaitSyncRoom();
+    engine.awaitSyncRoom(() -> engine.sharedBuffer().clears() != clears);
   }
 
   @Override

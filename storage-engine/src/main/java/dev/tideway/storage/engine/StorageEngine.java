@@ -52,6 +52,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -354,14 +355,14 @@ public final class StorageEngine implements Storage {
    * Called by a writer that has just sealed an epoch: waits while the sync queue is over its limit
    * (see {@link SyncBacklog}).
    */
-  void awaitSyncRoom() {
-    syncBacklog.awaitRoom();
+  void awaitSyncRoom(BooleanSupplier stale) {
+    syncBacklog.awaitRoom(stale);
   }
 
   @Override
   public void clearUncommitted() {
-    syncBacklog.abortWaiters();
-    buffer.clear();
+    buffer.clear(); // bumps the clear count first: a woken writer then sees itself stale
+    syncBacklog.wakeAll();
   }
 
   // ---- StateStore: reads ----

@@ -6,6 +6,7 @@ import dev.tideway.storage.api.StorageException;
 import io.prometheus.metrics.core.metrics.Counter;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 
 /**
  * Write backpressure from the sync queue. Syncs run one at a time; when writers seal epochs faster
@@ -31,9 +32,6 @@ final class SyncBacklog {
   private final Condition finished = lock.newCondition();
   private int pending;
   private boolean closed;
-
-  /** Times {@link #abortWaiters} ran: a waiter that sees it change stops waiting. */
-  private long clears;
 
   /**
    * @param maxPending requested-but-unfinished syncs a sealing writer tolerates; negative disables
@@ -70,11 +68,11 @@ final class SyncBacklog {
 
   /**
    * Blocks the calling writer while more than {@code maxPending} syncs are pending. Throws, without
-   * waiting further, when the thread is interrupted (its actor is being dropped) or the uncommitted
-   * writes are cleared for a recovery meanwhile ({@link #abortWaiters}): such a writer belongs to
-   * an aborted epoch and must not go on writing into the cleared buffer.
+   * waiting further, when the thread is interrupted (its actor is being dropped) or {@code stale}
+   * turns true (the uncommitted writes were cleared for a recovery, and {@link #wakeAll} woke the
+   * waiters): such a writer belongs to an aborted epoch and must not go on writing.
    */
-  void awaitRoom() {
+  void awaitRoom(BooleanSupplier stale) {
     if (maxPending < 0) {
       return;
     }
@@ -84,10 +82,9 @@ final class SyncBacklog {
         return;
       }
       long t0 = clock.nanoTime();
-      long clearsAtStart = clears;
       try {
         while (pending > maxPending && !closed) {
-          if (clears != clearsAtStart) {
+          if (stale.getAsBoolean()) {
             throw new StorageException(
                 StorageException.Reason.PROTOCOL,
                 "uncommitted writes were cleared (recovery) while this writer waited for the"
@@ -108,14 +105,10 @@ final class SyncBacklog {
     }
   }
 
-  /**
-   * Fails every writer waiting now (see {@link #awaitRoom}): the uncommitted writes are being
-   * cleared for a recovery. Later writers wait as usual.
-   */
-  void abortWaiters() {
+  /** Wakes every waiting writer to check whether it went stale (a recovery cleared the buffer). */
+  void wakeAll() {
     lock.lock();
     try {
-      clears++;
       finished.signalAll();
     } finally {
       lock.unlock();
