@@ -111,6 +111,14 @@ final class RoleCommands {
         description = "0 follows the system parameter")
     long barrierIntervalMs;
 
+    @Option(
+        names = "--zk-session-timeout-ms",
+        defaultValue = "10000",
+        description =
+            "ZooKeeper session timeout (>= 1000): how long a crashed leader holds the lead before"
+                + " a standby takes over")
+    int zkSessionTimeoutMs;
+
     @Override
     public Integer call() throws Exception {
       MetaProcess p;
@@ -125,7 +133,8 @@ final class RoleCommands {
                     port,
                     httpPort,
                     store,
-                    barrierIntervalMs),
+                    barrierIntervalMs,
+                    zkSessionTimeoutMs),
                 Clock.system());
       } catch (Exception e) {
         return failed(spec, "meta", e);

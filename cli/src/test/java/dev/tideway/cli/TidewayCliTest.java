@@ -47,4 +47,21 @@ class TidewayCliTest {
     assertThat(run("frobnicate")).isNotZero();
     assertThat(err.toString()).contains("frobnicate");
   }
+
+  @Test
+  void aMetaSessionTimeoutBelowOneSecondIsRefusedBeforeAnythingStarts() {
+    assertThat(
+            run(
+                "meta",
+                "--participant-id",
+                "m1",
+                "--store",
+                "file:///nonexistent/store",
+                "--zookeeper",
+                "127.0.0.1:1",
+                "--zk-session-timeout-ms",
+                "500"))
+        .isEqualTo(1);
+    assertThat(err.toString()).contains("zk session timeout must be >= 1000 ms, got 500");
+  }
 }

@@ -1,5 +1,6 @@
 package dev.tideway.cli.cluster;
 
+import dev.tideway.common.check.Checks;
 import dev.tideway.common.time.Clock;
 import dev.tideway.meta.MetaConfig;
 import dev.tideway.meta.MetaServer;
@@ -26,6 +27,8 @@ public final class MetaProcess implements AutoCloseable {
    *
    * @param storeUrl the state store every process of the cluster opens ({@code file:///...})
    * @param barrierIntervalMs 0 follows the cluster's system parameters
+   * @param zkSessionTimeoutMs the election's ZooKeeper session: a crashed leader's lead outlives it
+   *     by at most one ZooKeeper tick, so it bounds the failover time
    */
   public record Options(
       String zookeeper,
@@ -35,7 +38,18 @@ public final class MetaProcess implements AutoCloseable {
       int pekkoPort,
       int httpPort,
       String storeUrl,
-      long barrierIntervalMs) {}
+      long barrierIntervalMs,
+      int zkSessionTimeoutMs) {
+    /** The default session (10 s, as RisingWave's meta leader lease). */
+    public static final int DEFAULT_ZK_SESSION_TIMEOUT_MS = 10_000;
+
+    public Options {
+      Checks.checkArgument(
+          zkSessionTimeoutMs >= 1000,
+          "zk session timeout must be >= 1000 ms, got %s",
+          zkSessionTimeoutMs);
+    }
+  }
 
   private final Deque<AutoCloseable> closers = new ArrayDeque<>();
   private MetaServer meta;
@@ -73,7 +87,7 @@ public final class MetaProcess implements AutoCloseable {
             member.address(),
             o.host(),
             o.httpPort(),
-            10_000,
+            o.zkSessionTimeoutMs(),
             15_000);
     meta =
         MetaServer.start(

@@ -87,7 +87,16 @@ class ClusterCompactionIT {
                   new ComputeProcess.Options(zks, "it", 1, host, computePort, store, 2), clock);
           MetaProcess meta =
               MetaProcess.start(
-                  new MetaProcess.Options(zks, "it", "meta-1", host, freePort(), 0, store, 100),
+                  new MetaProcess.Options(
+                      zks,
+                      "it",
+                      "meta-1",
+                      host,
+                      freePort(),
+                      0,
+                      store,
+                      100,
+                      MetaProcess.Options.DEFAULT_ZK_SESSION_TIMEOUT_MS),
                   clock);
           FrontendProcess frontend =
               FrontendProcess.start(
