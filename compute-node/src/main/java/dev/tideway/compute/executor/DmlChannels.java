@@ -5,10 +5,12 @@ import dev.tideway.common.row.Row;
 import dev.tideway.common.types.DataType;
 import dev.tideway.common.vnode.VirtualNode;
 import dev.tideway.common.vnode.VnodeBitmap;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -62,15 +64,32 @@ public final class DmlChannels {
     Checks.checkState(old == null, "actor %s: DML channel registered twice", target.actorId());
   }
 
-  /** Forgets the channel of {@code actorId} (exited or dropped), if it had one. */
+  /**
+   * Forgets the channel of {@code actorId} (exited or dropped), if it had one, failing the writes
+   * it had not taken yet.
+   */
   public void removeActor(int actorId) {
-    byActor.remove(actorId);
+    Target t = byActor.remove(actorId);
+    if (t != null) {
+      t.channel().discard("actor " + actorId + " stopped before it took the write");
+    }
   }
 
-  /** Forgets every channel (recovery). */
+  /** Forgets every channel (recovery), failing the writes their actors had not taken yet. */
   public void clear() {
+    List<Target> all = List.copyOf(byActor.values());
     byActor.clear();
+    all.forEach(t -> t.channel().discard("the node reset for a recovery before the write joined"));
   }
+
+  /**
+   * An accepted write.
+   *
+   * @param rows the rows queued
+   * @param epoch completes with the highest epoch any of its batches joined, or fails with {@link
+   *     DmlChannel.DiscardedWriteException} when an actor went away before taking its batch
+   */
+  public record Written(long rows, CompletableFuture<Long> epoch) {}
 
   /** The DML actors of {@code tableId} on this node, by actor id. */
   public List<Target> ofTable(int tableId) {
@@ -82,15 +101,15 @@ public final class DmlChannels {
 
   /**
    * Routes the write to this node's DML actors of {@code tableId} by vnode and enqueues one batch
-   * per actor, all or nothing; returns the number of rows enqueued. They join the epoch of the next
-   * barrier injected into those actors.
+   * per actor, all or nothing. They join the epoch of the next barrier injected into those actors,
+   * which the returned future tells once every actor took its batch.
    *
    * @throws IllegalStateException when the table has no DML actor here or a channel is full (retry
    *     later)
    * @throws IllegalArgumentException when a row does not fit the table or belongs to a vnode no
    *     actor here owns (the message names the row and the vnode)
    */
-  public long write(int tableId, List<Row> deletes, List<Row> inserts) {
+  public Written write(int tableId, List<Row> deletes, List<Row> inserts) {
     List<Target> targets = ofTable(tableId);
     Checks.checkState(!targets.isEmpty(), "table %s has no DML actor on this node", tableId);
     int[] actorByVnode = new int[VirtualNode.COUNT];
@@ -132,11 +151,17 @@ public final class DmlChannels {
           CHANNEL_CAPACITY);
     }
     long rows = 0;
+    List<CompletableFuture<Long>> joined = new ArrayList<>();
     for (Map.Entry<Integer, DmlRouter.Part> e : parts.entrySet()) {
-      boolean queued = byId.get(e.getKey()).channel().offer(e.getValue().toBatch(tableId));
+      CompletableFuture<Long> epoch = new CompletableFuture<>();
+      boolean queued = byId.get(e.getKey()).channel().offer(e.getValue().toBatch(tableId), epoch);
       Checks.checkState(queued, "actor %s: DML channel filled up during a write", e.getKey());
+      joined.add(epoch);
       rows += e.getValue().size();
     }
-    return rows;
+    CompletableFuture<Long> max =
+        CompletableFuture.allOf(joined.toArray(CompletableFuture[]::new))
+            .thenApply(v -> joined.stream().mapToLong(CompletableFuture::join).max().orElse(0));
+    return new Written(rows, max);
   }
 }

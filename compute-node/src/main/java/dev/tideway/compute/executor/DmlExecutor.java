@@ -29,9 +29,10 @@ import java.util.Deque;
  * by the upstream) is emitted before that barrier: on a barrier the executor first drains the
  * channel. So a batch the node acknowledged before a barrier was injected belongs to that barrier's
  * epoch and is visible once the epoch's checkpoint commits. Batches waiting before the first
- * barrier follow it (nothing is emitted before the first barrier). A batch is cut into chunks of at
- * most {@code chunkSize} rows but never between a {@code U-} and its {@code U+}; rows keep their
- * order.
+ * barrier follow it (nothing is emitted before the first barrier). Taking a batch tells its writer
+ * that epoch ({@link DmlChannel#poll(long)}): the node acknowledges the write with it. A batch is
+ * cut into chunks of at most {@code chunkSize} rows but never between a {@code U-} and its {@code
+ * U+}; rows keep their order.
  *
  * <p>Rows reach this actor already routed to the actor owning their vnode; each row's vnode is
  * checked against this actor's vnodes (a routing bug would otherwise put a row in state another
@@ -62,6 +63,9 @@ public final class DmlExecutor implements Executor {
   private final int rowIdIndex;
   private final Deque<Message> pending = new ArrayDeque<>();
   private boolean started;
+
+  /** The epoch rows taken now join: the {@code curr} of the last barrier (once started). */
+  private long epoch;
 
   /**
    * A DML executor below {@code upstream}'s barriers (and rows), for a table with a primary key.
@@ -144,7 +148,7 @@ public final class DmlExecutor implements Executor {
 
   private Message nextBelowUpstream() {
     if (pending.isEmpty() && started) {
-      DmlBatch batch = channel.poll();
+      DmlBatch batch = channel.poll(epoch);
       if (batch != null) {
         toChunks(batch);
       }
@@ -167,7 +171,7 @@ public final class DmlExecutor implements Executor {
         onBarrier(b);
         continue;
       }
-      DmlBatch batch = channel.poll();
+      DmlBatch batch = channel.poll(epoch);
       if (batch != null) {
         toChunks(batch);
         continue;
@@ -183,11 +187,12 @@ public final class DmlExecutor implements Executor {
   private void onBarrier(Barrier b) {
     if (started) {
       DmlBatch batch;
-      while ((batch = channel.poll()) != null) {
+      while ((batch = channel.poll(epoch)) != null) {
         toChunks(batch);
       }
     }
     started = true;
+    epoch = b.curr();
     if (rowIds != null) {
       rowIds.enterEpoch(b.curr());
     }

@@ -18,6 +18,7 @@ import dev.tideway.compute.exchange.ChannelId;
 import dev.tideway.compute.exchange.DispatchExecutor;
 import dev.tideway.compute.exchange.Dispatcher;
 import dev.tideway.compute.exchange.ExchangeRegistry;
+import dev.tideway.compute.executor.DmlChannels;
 import dev.tideway.compute.node.ComputeCommand.ActorCollected;
 import dev.tideway.compute.node.ComputeCommand.ActorExited;
 import dev.tideway.compute.node.ComputeCommand.ActorFailed;
@@ -270,10 +271,15 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
             });
   }
 
+  /**
+   * Queues the rows; the answer goes out (from the actor thread that takes the last batch) once
+   * every batch joined an epoch, naming it and this generation, or fails when a batch was discarded
+   * first (then no row of it is in any epoch: the writer may send it again).
+   */
   private Behavior<ComputeCommand> onWriteDml(WriteDml cmd) {
-    long rows;
+    DmlChannels.Written w;
     try {
-      rows = factory.dmlChannels().write(cmd.tableId(), cmd.deletes(), cmd.inserts());
+      w = factory.dmlChannels().write(cmd.tableId(), cmd.deletes(), cmd.inserts());
     } catch (RuntimeException e) {
       cmd.replyTo()
           .tell(
@@ -281,8 +287,28 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
                   nodeId, cmd.requestId(), "node " + nodeId + ": " + e.getMessage()));
       return this;
     }
-    cmd.replyTo().tell(new ComputeEvent.DmlWritten(nodeId, cmd.requestId(), rows));
+    long generation = barriers.generation();
+    w.epoch()
+        .whenComplete(
+            (epoch, failure) ->
+                cmd.replyTo()
+                    .tell(
+                        failure == null
+                            ? new ComputeEvent.DmlWritten(
+                                nodeId, cmd.requestId(), w.rows(), generation, epoch)
+                            : new ComputeEvent.CommandFailed(
+                                nodeId,
+                                cmd.requestId(),
+                                "node " + nodeId + ": write discarded: " + rootMessage(failure))));
     return this;
+  }
+
+  private static String rootMessage(Throwable t) {
+    Throwable c = t;
+    while (c.getCause() != null && c.getCause() != c) {
+      c = c.getCause();
+    }
+    return c.getMessage() == null ? c.toString() : c.getMessage();
   }
 
   /** Runs the job on the store's compactor pool; the answer comes back as a message. */

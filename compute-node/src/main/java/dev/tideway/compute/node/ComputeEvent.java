@@ -30,7 +30,14 @@ public sealed interface ComputeEvent extends WireMessage {
   record Ack(int nodeId, long requestId) implements ComputeEvent {}
 
   /** A {@code WriteDml} with this request id enqueued {@code rows} rows (deletes + inserts). */
-  record DmlWritten(int nodeId, long requestId, long rows) implements ComputeEvent {}
+  /**
+   * A {@code WriteDml}'s rows joined {@code epoch} of {@code generation} on this node (the highest
+   * epoch, when its actors took them on both sides of a barrier): they are durable once a
+   * checkpoint at or above {@code epoch} commits in that generation, and lost if a recovery starts
+   * a later generation before one does.
+   */
+  record DmlWritten(int nodeId, long requestId, long rows, long generation, long epoch)
+      implements ComputeEvent {}
 
   /** A {@code Compact} with this request id ran; meta commits {@code outcome}. */
   record Compacted(int nodeId, long requestId, CompactionOutcome outcome) implements ComputeEvent {}

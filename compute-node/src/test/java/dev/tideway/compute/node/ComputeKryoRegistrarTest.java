@@ -152,7 +152,8 @@ class ComputeKryoRegistrarTest {
             10);
     List<Object> samples =
         List.of(
-            new ComputeEvent.DmlWritten(2, 17, 300), new ComputeEvent.Compacted(1, 18, outcome));
+            new ComputeEvent.DmlWritten(2, 17, 300, 5L << 32, 123_456L << 16),
+            new ComputeEvent.Compacted(1, 18, outcome));
     for (Object s : samples) {
       assertThat(roundTrip(s)).as(s.getClass().getSimpleName()).isEqualTo(s);
     }

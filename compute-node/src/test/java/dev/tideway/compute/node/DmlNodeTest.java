@@ -199,6 +199,13 @@ class DmlNodeTest {
     assertThat(acks).allMatch(e -> e instanceof ComputeEvent.DmlWritten);
     assertThat(acks.stream().mapToLong(e -> ((ComputeEvent.DmlWritten) e).rows()).sum())
         .isEqualTo(100);
+    long epoch1 = barrier(cluster.epochBase, 1).curr();
+    assertThat(acks)
+        .as("each ack names the generation and the epoch its rows joined (after barrier 1)")
+        .allMatch(
+            e ->
+                ((ComputeEvent.DmlWritten) e).generation() == cluster.generation
+                    && ((ComputeEvent.DmlWritten) e).epoch() == epoch1);
     barrierAndWait(2);
 
     VnodeHasher hasher = new VnodeHasher(table().types(), new int[] {0});
@@ -220,12 +227,58 @@ class DmlNodeTest {
     }
     acks = write(table(), -1, rows(0, 10), updated);
     assertThat(acks).allMatch(e -> e instanceof ComputeEvent.DmlWritten);
+    long epoch2 = barrier(cluster.epochBase, 2).curr();
+    assertThat(acks).allMatch(e -> ((ComputeEvent.DmlWritten) e).epoch() == epoch2);
     barrierAndWait(3);
     for (Row r : updated) {
       assertThat(TestJob.ROW_EPOCH.get(r)).as("new row %s after barrier 2", r).isEqualTo(2);
     }
     assertThat(TestJob.SINK_ROWS.get(ACTOR_A).size() + TestJob.SINK_ROWS.get(ACTOR_B).size())
         .isEqualTo(100 + 10 + 10);
+  }
+
+  @Test
+  void aWriteQueuedBeforeItsActorStartsIsAnsweredOnlyOnceItJoinsAnEpochAndFailsWhenResetFirst()
+      throws Exception {
+    TableDesc t = table(TestJob.REAL_TABLES + 2);
+    Map<Integer, String> nodes = Map.of(ACTOR_A, cluster.a.address(), ACTOR_B, cluster.b.address());
+    send(
+        cluster.controlA,
+        new ActorSpec(ACTOR_A, 30, tablePlan(t), vnodes(0), Map.of(), List.of(), List.of()),
+        nodes);
+    // one row, owned by actor A, which waits for its first barrier
+    Row row =
+        rows(0, 64).stream().filter(r -> owners()[vnodeOf(t, r)] == ACTOR_A).findFirst().get();
+    cluster.controlA.tell(
+        new ComputeCommand.WriteDml(
+            cluster.nextRequestId(), t.tableId(), List.of(), List.of(row), cluster.meta));
+    assertThat(cluster.poll(300)).as("no answer while the rows are in no epoch yet").isNull();
+
+    cluster.generation++;
+    cluster.controlA.tell(
+        new ComputeCommand.ResetForRecovery(
+            cluster.nextRequestId(), cluster.generation, cluster.meta));
+    cluster.controlB.tell(
+        new ComputeCommand.ResetForRecovery(
+            cluster.nextRequestId(), cluster.generation, cluster.meta));
+    List<ComputeEvent> seen = new ArrayList<>();
+    while (seen.stream().filter(e -> e instanceof ComputeEvent.Ack).count() < 2
+        || seen.stream().noneMatch(e -> e instanceof ComputeEvent.CommandFailed)) {
+      seen.add(cluster.take());
+    }
+    assertThat(seen)
+        .filteredOn(e -> e instanceof ComputeEvent.CommandFailed)
+        .singleElement()
+        .satisfies(
+            e ->
+                assertThat(((ComputeEvent.CommandFailed) e).reason())
+                    .contains("write discarded")
+                    .contains("before it took the write"));
+    assertThat(seen).noneMatch(e -> e instanceof ComputeEvent.DmlWritten);
+  }
+
+  private static int vnodeOf(TableDesc t, Row r) {
+    return new VnodeHasher(t.types(), new int[] {0}).vnode(r);
   }
 
   @Test

@@ -437,7 +437,7 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
     awaitingAdd.forEach(jobId -> track(known, jobId)); // and the INITIAL barrier starts them
     awaitingAdd.clear();
     stopping.clear(); // and drops every actor, stopped jobs' included
-    if (!relocateLostNodes()) {
+    if (!relocateLostNodes() || !recordRecovery()) {
       return;
     }
     Topology topology = Topologies.of(known, nodeIds.assign(known));
@@ -646,7 +646,8 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
             known.jobs(),
             running,
             known.versionPointer(),
-            known.nextId());
+            known.nextId(),
+            known.recoveries());
     Map<String, Integer> ids = nodeIds.assign(withStopping);
     return Topologies.of(withStopping, ids);
   }
@@ -672,6 +673,30 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
     } catch (Exception e) {
       pendingReason = "reset failed: relocating actors: " + e;
       LOG.warn("recovery #{}: relocating actors failed", recoveries, e);
+      return false;
+    }
+  }
+
+  /**
+   * Logs the generation the reset starts and the committed epoch it resets to (one fenced write),
+   * before any node hears of it: FLUSH reads the log to tell the acknowledged writes the reset
+   * throws away. False when that failed: the recovery is retried after the backoff.
+   */
+  private boolean recordRecovery() {
+    try {
+      DdlReply r =
+          deps.ddl()
+              .submit(new DdlCommand.RecordRecovery(core.generation(), core.committedEpoch()))
+              .get(30, TimeUnit.SECONDS);
+      if (r instanceof DdlReply.Rejected rej) {
+        pendingReason = "reset failed: " + rej.message();
+        LOG.warn("recovery #{}: cannot log the generation: {}", recoveries, rej.message());
+        return false;
+      }
+      return true;
+    } catch (Exception e) {
+      pendingReason = "reset failed: logging the generation: " + e;
+      LOG.warn("recovery #{}: logging the generation failed", recoveries, e);
       return false;
     }
   }

@@ -6,6 +6,7 @@ import dev.tideway.meta.metadata.CatalogObject;
 import dev.tideway.meta.metadata.FragmentGraph;
 import dev.tideway.meta.metadata.JobRecord;
 import dev.tideway.meta.metadata.NextId;
+import dev.tideway.meta.metadata.RecoveryLog;
 import dev.tideway.meta.metadata.SystemParams;
 import dev.tideway.meta.metadata.VersionPointer;
 
@@ -70,6 +71,13 @@ public sealed interface CatalogChange {
     @Override
     public MetaWrite toWrite(MetaPaths paths) {
       return new MetaWrite.Put(paths.params(), params.encode());
+    }
+  }
+
+  record PutRecoveryLog(RecoveryLog log) implements CatalogChange {
+    @Override
+    public MetaWrite toWrite(MetaPaths paths) {
+      return new MetaWrite.Put(paths.recoveryLog(), log.encode());
     }
   }
 

@@ -21,6 +21,7 @@ import dev.tideway.meta.metadata.JobRecord;
 import dev.tideway.meta.metadata.JobStatus;
 import dev.tideway.meta.metadata.NextId;
 import dev.tideway.meta.metadata.ObjectKind;
+import dev.tideway.meta.metadata.RecoveryLog;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -81,6 +82,8 @@ public final class CatalogCore {
       return cancel(c, state);
     } else if (cmd instanceof DdlCommand.SetBackfillRateLimit r) {
       return BackfillRateLimits.decide(r, state, codec);
+    } else if (cmd instanceof DdlCommand.RecordRecovery r) {
+      return recordRecovery(r, state);
     } else if (cmd instanceof DdlCommand.RelocateActors) {
       return relocate(state, view);
     } else if (cmd instanceof DdlCommand.FailJob f) {
@@ -104,6 +107,35 @@ public final class CatalogCore {
           List.of(new CatalogChange.PutJob(next)), new DdlReply.JobUpdated(next));
     }
     throw new IllegalStateException("unknown DDL command " + cmd);
+  }
+
+  /** Appends the generation; a retried reset of the same generation and base changes nothing. */
+  private static DdlDecision recordRecovery(DdlCommand.RecordRecovery r, CatalogState state) {
+    List<RecoveryLog.Entry> log = state.recoveries().entries();
+    RecoveryLog.Entry last = log.isEmpty() ? null : log.get(log.size() - 1);
+    if (last != null && last.generation() == r.generation()) {
+      if (last.baseEpoch() == r.baseEpoch()) {
+        return new DdlDecision(List.of(), new DdlReply.RecoveryRecorded(r.generation()));
+      }
+      return DdlDecision.reject(
+          Reason.WRONG_STATUS,
+          "generation %s is logged from epoch %s, not %s",
+          r.generation(),
+          last.baseEpoch(),
+          r.baseEpoch());
+    }
+    if (last != null && last.generation() > r.generation()) {
+      return DdlDecision.reject(
+          Reason.WRONG_STATUS,
+          "generation %s is below the last logged %s",
+          r.generation(),
+          last.generation());
+    }
+    return new DdlDecision(
+        List.of(
+            new CatalogChange.PutRecoveryLog(
+                state.recoveries().append(r.generation(), r.baseEpoch()))),
+        new DdlReply.RecoveryRecorded(r.generation()));
   }
 
   private static DdlDecision createNamed(

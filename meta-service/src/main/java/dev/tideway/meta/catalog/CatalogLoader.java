@@ -6,6 +6,7 @@ import dev.tideway.meta.metadata.CatalogObject;
 import dev.tideway.meta.metadata.FragmentGraph;
 import dev.tideway.meta.metadata.JobRecord;
 import dev.tideway.meta.metadata.NextId;
+import dev.tideway.meta.metadata.RecoveryLog;
 import dev.tideway.meta.metadata.SystemParams;
 import dev.tideway.meta.metadata.VersionPointer;
 import java.util.HashMap;
@@ -59,7 +60,12 @@ public final class CatalogLoader {
             .read(p.nextId())
             .map(b -> decode(p.nextId(), b, NextId::decode))
             .orElse(new NextId(1));
-    return new CatalogState(params, objects, jobs, fragments, pointer, next);
+    RecoveryLog recoveries =
+        store
+            .read(p.recoveryLog())
+            .map(b -> decode(p.recoveryLog(), b, RecoveryLog::decode))
+            .orElse(RecoveryLog.EMPTY);
+    return new CatalogState(params, objects, jobs, fragments, pointer, next, recoveries);
   }
 
   private interface Decoder<T> {

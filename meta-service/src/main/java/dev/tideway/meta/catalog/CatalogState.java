@@ -5,6 +5,7 @@ import dev.tideway.meta.metadata.FragmentGraph;
 import dev.tideway.meta.metadata.JobRecord;
 import dev.tideway.meta.metadata.NextId;
 import dev.tideway.meta.metadata.ObjectKind;
+import dev.tideway.meta.metadata.RecoveryLog;
 import dev.tideway.meta.metadata.SystemParams;
 import dev.tideway.meta.metadata.VersionPointer;
 import java.util.Collections;
@@ -23,7 +24,8 @@ public record CatalogState(
     Map<Integer, JobRecord> jobs,
     Map<Integer, FragmentGraph> fragments,
     Optional<VersionPointer> versionPointer,
-    NextId nextId) {
+    NextId nextId,
+    RecoveryLog recoveries) {
   public CatalogState {
     objects = Collections.unmodifiableMap(new TreeMap<>(objects));
     jobs = Collections.unmodifiableMap(new TreeMap<>(jobs));
@@ -33,7 +35,13 @@ public record CatalogState(
   /** A fresh cluster: default parameters, nothing else. */
   public static CatalogState empty() {
     return new CatalogState(
-        SystemParams.DEFAULTS, Map.of(), Map.of(), Map.of(), Optional.empty(), new NextId(1));
+        SystemParams.DEFAULTS,
+        Map.of(),
+        Map.of(),
+        Map.of(),
+        Optional.empty(),
+        new NextId(1),
+        RecoveryLog.EMPTY);
   }
 
   /** The object named {@code name} of a kind in {@code kinds} under {@code parentId}, if any. */
@@ -58,6 +66,7 @@ public record CatalogState(
     SystemParams p = params;
     Optional<VersionPointer> v = versionPointer;
     NextId n = nextId;
+    RecoveryLog r = recoveries;
     if (change instanceof CatalogChange.PutObject c) {
       o.put(c.object().id(), c.object());
     } else if (change instanceof CatalogChange.DeleteObject c) {
@@ -76,9 +85,11 @@ public record CatalogState(
       p = c.params();
     } else if (change instanceof CatalogChange.PutVersionPointer c) {
       v = Optional.of(c.pointer());
+    } else if (change instanceof CatalogChange.PutRecoveryLog c) {
+      r = c.log();
     } else {
       throw new IllegalStateException("unknown catalog change " + change);
     }
-    return new CatalogState(p, o, j, f, v, n);
+    return new CatalogState(p, o, j, f, v, n, r);
   }
 }

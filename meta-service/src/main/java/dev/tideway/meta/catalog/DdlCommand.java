@@ -142,6 +142,13 @@ public sealed interface DdlCommand {
    */
   record RelocateActors() implements DdlCommand {}
 
+  /**
+   * The barrier shell is about to reset the nodes to {@code generation} from committed epoch {@code
+   * baseEpoch}: log it first ({@code RecoveryLog}), so FLUSH can tell which acknowledged writes the
+   * reset throws away.
+   */
+  record RecordRecovery(long generation, long baseEpoch) implements DdlCommand {}
+
   /** The barrier shell saw the job's backfill finish at a committed checkpoint. */
   record FinishJob(int jobId, byte[] progressSnapshot) implements DdlCommand {}
 

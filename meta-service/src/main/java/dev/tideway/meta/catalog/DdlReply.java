@@ -74,6 +74,9 @@ public sealed interface DdlReply {
   }
 
   /** Actors of lost nodes moved: lost node address → the live node that took its actors. */
+  /** The recovery log holds {@code generation}. */
+  record RecoveryRecorded(long generation) implements DdlReply {}
+
   record ActorsRelocated(Map<String, String> moves) implements DdlReply {
     public ActorsRelocated {
       moves = Map.copyOf(moves);

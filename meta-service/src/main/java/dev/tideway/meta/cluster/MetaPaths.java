@@ -86,6 +86,11 @@ public final class MetaPaths {
     return root + "/storage/version";
   }
 
+  /** The recovery log ({@code RecoveryLog}): which generation began from which epoch. */
+  public String recoveryLog() {
+    return root + "/barrier/recoveries";
+  }
+
   public String nodes(String role) {
     return root + "/nodes/" + role;
   }
@@ -93,7 +98,13 @@ public final class MetaPaths {
   /** Persistent parents created once at start, so fenced multi-ops never need to create them. */
   public String[] persistentParents() {
     return new String[] {
-      leaderLatch(), catalogObjects(), jobs(), fragments(), root + "/storage", root + "/nodes"
+      leaderLatch(),
+      catalogObjects(),
+      jobs(),
+      fragments(),
+      root + "/storage",
+      root + "/nodes",
+      root + "/barrier"
     };
   }
 }

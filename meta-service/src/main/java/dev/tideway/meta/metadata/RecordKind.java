@@ -11,7 +11,9 @@ public enum RecordKind {
   LEADER_INFO(7),
   NEXT_ID(8),
   /** One job's progress tracker snapshot (meta.progress). */
-  PROGRESS_SNAPSHOT(9);
+  PROGRESS_SNAPSHOT(9),
+  /** The recent recovery generations and their base epochs ({@link RecoveryLog}). */
+  RECOVERY_LOG(10);
 
   private final byte code;
 

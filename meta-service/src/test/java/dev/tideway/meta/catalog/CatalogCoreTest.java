@@ -15,6 +15,7 @@ import dev.tideway.meta.metadata.FragmentGraph;
 import dev.tideway.meta.metadata.FragmentGraph.Actor;
 import dev.tideway.meta.metadata.JobStatus;
 import dev.tideway.meta.metadata.ObjectKind;
+import dev.tideway.meta.metadata.RecoveryLog;
 import dev.tideway.meta.schedule.Worker;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
@@ -341,5 +342,23 @@ class CatalogCoreTest {
     assertThat(refused).isInstanceOf(DdlReply.Rejected.class);
     assertThat(((DdlReply.Rejected) refused).reason()).isEqualTo(Reason.NO_COMPUTE_NODES);
     assertThat(state.fragments().get(job)).isEqualTo(after);
+  }
+
+  @Test
+  void aRecoveryIsLoggedOnceAndAnOlderGenerationIsRefused() {
+    assertThat(run(new DdlCommand.RecordRecovery(5L << 32, 100), TWO_NODES))
+        .isEqualTo(new DdlReply.RecoveryRecorded(5L << 32));
+    assertThat(run(new DdlCommand.RecordRecovery(5L << 32, 100), TWO_NODES))
+        .as("a retried reset of the same generation")
+        .isEqualTo(new DdlReply.RecoveryRecorded(5L << 32));
+    assertThat(state.recoveries().entries()).hasSize(1);
+    assertThat(run(new DdlCommand.RecordRecovery(5L << 32, 90), TWO_NODES))
+        .isInstanceOf(DdlReply.Rejected.class);
+    assertThat(run(new DdlCommand.RecordRecovery(4L << 32, 120), TWO_NODES))
+        .isInstanceOf(DdlReply.Rejected.class);
+    run(new DdlCommand.RecordRecovery((5L << 32) + 1, 130), TWO_NODES);
+    assertThat(state.recoveries().entries())
+        .containsExactly(
+            new RecoveryLog.Entry(5L << 32, 100), new RecoveryLog.Entry((5L << 32) + 1, 130));
   }
 }

@@ -31,7 +31,8 @@ class MetadataSurvivesRestartTest {
           new CatalogChange.PutJob(MetadataSamples.JOB),
           new CatalogChange.PutFragments(MetadataSamples.GRAPH),
           new CatalogChange.PutVersionPointer(MetadataSamples.POINTER),
-          new CatalogChange.PutNextId(MetadataSamples.NEXT_ID));
+          new CatalogChange.PutNextId(MetadataSamples.NEXT_ID),
+          new CatalogChange.PutRecoveryLog(MetadataSamples.RECOVERIES));
 
   /** A meta process: client, elector, store. */
   record Meta(CuratorFramework client, LeaderElector elector, FencedMetaStore store) {

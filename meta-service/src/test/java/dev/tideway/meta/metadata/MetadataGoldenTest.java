@@ -71,7 +71,12 @@ class MetadataGoldenTest {
                 "next-id.bin",
                 MetadataSamples.NEXT_ID,
                 MetadataSamples.NEXT_ID.encode(),
-                NextId::decode))
+                NextId::decode),
+            new Case(
+                "recovery-log.bin",
+                MetadataSamples.RECOVERIES,
+                MetadataSamples.RECOVERIES.encode(),
+                RecoveryLog::decode))
         .map(c -> Arguments.of(c.file(), c));
   }
 

@@ -83,4 +83,7 @@ public final class MetadataSamples {
   public static final LeaderInfo LEADER = new LeaderInfo("meta-1:5690", "127.0.0.1:5691", 3);
 
   public static final NextId NEXT_ID = new NextId(15);
+
+  public static final RecoveryLog RECOVERIES =
+      RecoveryLog.EMPTY.append(1L << 32, 0).append((1L << 32) + 1, 123_456L << 16);
 }
