@@ -13,6 +13,7 @@ import dev.tideway.frontend.meta.MetaClient;
 import dev.tideway.frontend.meta.Relation;
 import dev.tideway.frontend.meta.RelationKind;
 import dev.tideway.frontend.meta.TableStats;
+import dev.tideway.frontend.meta.WriteAck;
 import dev.tideway.frontend.pgwire.PgException;
 import dev.tideway.frontend.pgwire.SqlState;
 import dev.tideway.meta.catalog.CatalogCore;
@@ -23,6 +24,7 @@ import dev.tideway.meta.metadata.CreateType;
 import dev.tideway.meta.metadata.JobRecord;
 import dev.tideway.meta.metadata.JobStatus;
 import dev.tideway.meta.metadata.ObjectKind;
+import dev.tideway.meta.metadata.RecoveryLog;
 import dev.tideway.storage.api.StateStore;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -426,6 +428,24 @@ public final class ClusterMetaClient implements MetaClient {
       }
     }
     return seen;
+  }
+
+  @Override
+  public List<WriteAck> lostWrites(List<WriteAck> acks) {
+    if (acks.isEmpty()) {
+      return List.of();
+    }
+    CatalogState state =
+        meta.freshCatalog()
+            .orElseThrow(
+                () ->
+                    PgException.error(
+                        "57P03", "the meta service is not ready to confirm this session's writes"));
+    long committed = state.versionPointer().map(p -> p.maxCommittedEpoch()).orElse(0L);
+    RecoveryLog log = state.recoveries();
+    return acks.stream()
+        .filter(a -> log.fate(a.generation(), a.epoch(), committed) != RecoveryLog.Fate.COMMITTED)
+        .toList();
   }
 
   @Override

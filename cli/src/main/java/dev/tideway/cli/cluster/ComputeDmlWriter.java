@@ -12,6 +12,7 @@ import dev.tideway.compute.node.ComputeCommand;
 import dev.tideway.compute.node.ComputeEvent;
 import dev.tideway.frontend.meta.DmlWriter;
 import dev.tideway.frontend.meta.Relation;
+import dev.tideway.frontend.meta.WriteAck;
 import dev.tideway.frontend.pgwire.PgException;
 import dev.tideway.frontend.pgwire.SqlState;
 import dev.tideway.meta.catalog.CatalogState;
@@ -30,8 +31,11 @@ import java.util.concurrent.TimeUnit;
 /**
  * The frontend's writes into tables: splits the rows by the vnode of their distribution key into
  * the table's {@code Dml} actors (from the catalog's fragment graph), sends each node one {@code
- * WriteDml} with its share, and returns once every node has queued its rows (they become visible
- * with the next committed checkpoint).
+ * WriteDml} with its share, and returns once every node's actors took their rows, with each node's
+ * acknowledgement naming the generation and epoch the rows joined (they become visible with the
+ * checkpoint that commits that epoch). A share a node discarded before its actors took it (the node
+ * reset for a recovery, or is still building the table's actors) is in no epoch and is sent again
+ * until the write timeout.
  *
  * <p>Thread-safe.
  */
@@ -54,7 +58,7 @@ public final class ComputeDmlWriter implements DmlWriter {
   private record Route(TableDesc table, int[] actorByVnode, Map<Integer, String> nodeOfActor) {}
 
   @Override
-  public long write(int tableId, List<Row> deletes, List<Row> inserts) {
+  public List<WriteAck> write(int tableId, List<Row> deletes, List<Row> inserts) {
     CatalogState state =
         meta.catalog()
             .orElseThrow(() -> PgException.error("57P03", "the meta service is not ready"));
@@ -87,7 +91,7 @@ public final class ComputeDmlWriter implements DmlWriter {
           delByNode.computeIfAbsent(node, k -> new ArrayList<>()).addAll(part.deletes());
           insByNode.computeIfAbsent(node, k -> new ArrayList<>()).addAll(part.inserts());
         });
-    long rows = 0;
+    List<WriteAck> out = new ArrayList<>();
     long deadline = clock.nanoTime() + TimeUnit.SECONDS.toNanos(WRITE_TIMEOUT_S);
     List<String> pending = union(delByNode, insByNode);
     while (!pending.isEmpty()) {
@@ -104,11 +108,11 @@ public final class ComputeDmlWriter implements DmlWriter {
       for (Map.Entry<String, CompletableFuture<ComputeEvent>> a : acks.entrySet()) {
         ComputeEvent e = await(a.getValue(), tableId);
         if (e instanceof ComputeEvent.CommandFailed f
-            && f.reason().contains("no DML actor")
+            && (f.reason().contains("no DML actor") || f.reason().contains("write discarded"))
             && clock.nanoTime() < deadline) {
           retry.add(a.getKey()); // the node is (re)building its actors: recovery, a new table
         } else {
-          rows += rowsOf(e, tableId);
+          out.add(ackOf(e, tableId));
         }
       }
       pending = retry;
@@ -121,7 +125,7 @@ public final class ComputeDmlWriter implements DmlWriter {
         }
       }
     }
-    return rows;
+    return out;
   }
 
   private static ComputeEvent await(CompletableFuture<ComputeEvent> ack, int tableId) {
@@ -136,12 +140,13 @@ public final class ComputeDmlWriter implements DmlWriter {
     }
   }
 
-  private static long rowsOf(ComputeEvent e, int tableId) {
-    if (e instanceof ComputeEvent.CommandFailed f) {
-      throw PgException.error(
-          SqlState.INTERNAL_ERROR, "write into table " + tableId + " failed: " + f.reason());
+  private static WriteAck ackOf(ComputeEvent e, int tableId) {
+    if (e instanceof ComputeEvent.DmlWritten w) {
+      return new WriteAck(tableId, w.rows(), w.generation(), w.epoch());
     }
-    return e instanceof ComputeEvent.DmlWritten w ? w.rows() : 0;
+    String reason = e instanceof ComputeEvent.CommandFailed f ? f.reason() : "answered " + e;
+    throw PgException.error(
+        SqlState.INTERNAL_ERROR, "write into table " + tableId + " failed: " + reason);
   }
 
   private static List<String> union(Map<String, ?> a, Map<String, ?> b) {

@@ -39,6 +39,14 @@ public interface MetaAccess {
   /** The latest committed epoch (0 before the first commit). */
   long committedEpoch();
 
+  /**
+   * The catalog as persisted now (no cached copy), read in one pass that takes the version pointer
+   * before the recovery log, as {@code RecoveryLog.fate} needs.
+   */
+  default Optional<CatalogState> freshCatalog() {
+    return catalog();
+  }
+
   /** The leader refused a command. */
   final class Rejected extends RuntimeException {
     private final DdlReply.Rejected.Reason reason;

@@ -148,6 +148,12 @@ public final class RemoteMetaAccess implements MetaAccess {
   }
 
   @Override
+  public Optional<CatalogState> freshCatalog() {
+    invalidate();
+    return catalog();
+  }
+
+  @Override
   public long committedEpoch() {
     invalidate();
     return catalog()

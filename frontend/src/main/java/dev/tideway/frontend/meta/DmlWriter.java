@@ -9,7 +9,8 @@ public interface DmlWriter {
    * Deletes then inserts full rows (all columns, hidden ones included) in {@code tableId}; visible
    * to reads after the next flush.
    *
-   * @return rows affected
+   * @return one acknowledgement per share of the rows (per compute node), naming the epoch the
+   *     share joined; FLUSH checks them against recoveries ({@link MetaClient#lostWrites})
    */
-  long write(int tableId, List<Row> deletes, List<Row> inserts);
+  List<WriteAck> write(int tableId, List<Row> deletes, List<Row> inserts);
 }

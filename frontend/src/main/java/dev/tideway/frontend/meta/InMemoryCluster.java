@@ -63,6 +63,16 @@ public final class InMemoryCluster implements MetaClient, BatchReader, DmlWriter
   private volatile boolean holdJobs;
   private volatile long progressIntervalMillis = ForegroundJobs.PROGRESS_INTERVAL_MS;
 
+  /**
+   * Recovery simulation ({@link #recover}), guarded by {@code this}: the data at the latest FLUSH,
+   * the current generation, and per ended generation the last epoch it committed.
+   */
+  private Map<Integer, Map<List<Object>, Row>> flushedData = Map.of();
+
+  private long flushedEpoch = 1;
+  private long generation = 1;
+  private final Map<Long, Long> committedUpTo = new HashMap<>();
+
   /** The backfill rate limit each MV was created with (what meta would send as a Throttle). */
   private final Map<Integer, OptionalLong> rateLimits = new ConcurrentHashMap<>();
 
@@ -290,9 +300,31 @@ public final class InMemoryCluster implements MetaClient, BatchReader, DmlWriter
   }
 
   @Override
-  public long flush() {
+  public synchronized long flush() {
     flushes.incrementAndGet();
-    return state.get().epoch();
+    State s = state.get();
+    flushedData = s.data();
+    flushedEpoch = s.epoch();
+    return s.epoch();
+  }
+
+  @Override
+  public synchronized List<WriteAck> lostWrites(List<WriteAck> acks) {
+    return acks.stream()
+        .filter(a -> a.generation() < generation && a.epoch() > committedUpTo.get(a.generation()))
+        .toList();
+  }
+
+  /**
+   * Test knob: a recovery. Every write since the latest FLUSH (of any session) is thrown away, as a
+   * cluster's recovery throws away the epochs above the committed one; {@link #lostWrites} names
+   * them.
+   */
+  public synchronized void recover() {
+    committedUpTo.put(generation, flushedEpoch);
+    generation++;
+    Map<Integer, Map<List<Object>, Row>> kept = flushedData;
+    state.updateAndGet(st -> new State(st.relations(), kept, st.jobs(), st.epoch() + 1));
   }
 
   /** Test knob: how many FLUSHes (explicit or implicit) were asked for. */
@@ -319,25 +351,27 @@ public final class InMemoryCluster implements MetaClient, BatchReader, DmlWriter
   }
 
   @Override
-  public long write(int tableId, List<Row> deletes, List<Row> inserts) {
+  public synchronized List<WriteAck> write(int tableId, List<Row> deletes, List<Row> inserts) {
     List<Row> withIds = inserts.stream().map(row -> assignRowId(tableId, row)).toList();
-    state.updateAndGet(
-        st -> {
-          Relation r = st.relations().get(tableId);
-          Checks.checkState(r != null, "no table %s", tableId);
-          Map<List<Object>, Row> rows =
-              new LinkedHashMap<>(st.data().getOrDefault(tableId, Map.of()));
-          for (Row d : deletes) {
-            rows.remove(key(r, d));
-          }
-          for (Row i : withIds) {
-            rows.put(key(r, i), i);
-          }
-          Map<Integer, Map<List<Object>, Row>> data = new HashMap<>(st.data());
-          data.put(tableId, rows);
-          return new State(st.relations(), data, st.jobs(), st.epoch() + 1);
-        });
-    return deletes.size() + inserts.size();
+    State after =
+        state.updateAndGet(
+            st -> {
+              Relation r = st.relations().get(tableId);
+              Checks.checkState(r != null, "no table %s", tableId);
+              Map<List<Object>, Row> rows =
+                  new LinkedHashMap<>(st.data().getOrDefault(tableId, Map.of()));
+              for (Row d : deletes) {
+                rows.remove(key(r, d));
+              }
+              for (Row i : withIds) {
+                rows.put(key(r, i), i);
+              }
+              Map<Integer, Map<List<Object>, Row>> data = new HashMap<>(st.data());
+              data.put(tableId, rows);
+              return new State(st.relations(), data, st.jobs(), st.epoch() + 1);
+            });
+    return List.of(
+        new WriteAck(tableId, deletes.size() + inserts.size(), generation, after.epoch()));
   }
 
   private Row assignRowId(int tableId, Row row) {

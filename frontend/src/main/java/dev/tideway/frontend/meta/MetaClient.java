@@ -38,6 +38,13 @@ public interface MetaClient {
   /** Waits for the next checkpoint to commit (FLUSH); returns its epoch. */
   long flush();
 
+  /**
+   * The acknowledged writes among {@code acks} that will never commit: a recovery threw their epoch
+   * away before a checkpoint covered it (or, after hundreds of recoveries, their fate can no longer
+   * be told). Ask after {@link #flush} returned; a write not returned here is committed.
+   */
+  List<WriteAck> lostWrites(List<WriteAck> acks);
+
   /** The latest committed epoch; batch reads use it. */
   long committedEpoch();
 

@@ -30,6 +30,7 @@ public final class SqlState {
   public static final String NOT_NULL_VIOLATION = "23502";
   public static final String DEPENDENT_OBJECTS_STILL_EXIST = "2BP01";
   public static final String QUERY_CANCELED = "57014";
+  public static final String TRANSACTION_ROLLBACK = "40000";
   public static final String OBJECT_NOT_IN_PREREQUISITE_STATE = "55000";
   public static final String TOO_MANY_CONNECTIONS = "53300";
   public static final String PROGRAM_LIMIT_EXCEEDED = "54000";

@@ -11,13 +11,17 @@ import dev.tideway.frontend.meta.DmlWriter;
 import dev.tideway.frontend.meta.MetaClient;
 import dev.tideway.frontend.meta.Relation;
 import dev.tideway.frontend.meta.RelationKind;
+import dev.tideway.frontend.meta.WriteAck;
 import dev.tideway.frontend.pgwire.PgException;
 import dev.tideway.frontend.pgwire.SqlState;
 import dev.tideway.frontend.sql.Statement;
 import dev.tideway.frontend.sql.StatementParser;
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * INSERT / UPDATE / DELETE: each is evaluated as a query on the session's batch engine (the
@@ -33,6 +37,11 @@ final class DmlRunner {
   private final MetaClient meta;
   private final DmlWriter writer;
   private final BatchEngine engine;
+
+  /** The acknowledgements of this session's writes since its last flush, with the table names. */
+  private final List<WriteAck> unflushed = new ArrayList<>();
+
+  private final Map<Integer, String> tableNames = new HashMap<>();
 
   DmlRunner(MetaClient meta, DmlWriter writer, BatchEngine engine) {
     this.meta = meta;
@@ -128,7 +137,7 @@ final class DmlRunner {
       checkPk(r, full);
       rows.add(Row.wrap(full));
     }
-    writer.write(r.id(), List.of(), rows);
+    write(r, List.of(), rows);
     return "INSERT 0 " + rows.size();
   }
 
@@ -171,7 +180,7 @@ final class DmlRunner {
       olds.add(Row.wrap(old));
       news.add(Row.wrap(nw));
     }
-    writer.write(r.id(), olds, news);
+    write(r, olds, news);
     return "UPDATE " + olds.size();
   }
 
@@ -187,8 +196,54 @@ final class DmlRunner {
       }
       olds.add(Row.wrap(old));
     }
-    writer.write(r.id(), olds, List.of());
+    write(r, olds, List.of());
     return "DELETE " + olds.size();
+  }
+
+  private void write(Relation r, List<Row> deletes, List<Row> inserts) {
+    if (deletes.isEmpty() && inserts.isEmpty()) {
+      return;
+    }
+    unflushed.addAll(writer.write(r.id(), deletes, inserts));
+    tableNames.put(r.id(), r.name());
+  }
+
+  /**
+   * After a flush: fails with {@code 40000} when a recovery threw away writes of this session that
+   * the flush did not commit, naming the tables and row counts. Either way the session starts over
+   * with no unflushed writes (the lost rows are reported once; the rest are committed).
+   */
+  void checkFlushed(String what) {
+    if (unflushed.isEmpty()) {
+      return;
+    }
+    List<WriteAck> lost = meta.lostWrites(List.copyOf(unflushed));
+    unflushed.clear();
+    if (lost.isEmpty()) {
+      return;
+    }
+    Map<String, Long> rowsByTable = new TreeMap<>();
+    for (WriteAck a : lost) {
+      rowsByTable.merge(
+          tableNames.getOrDefault(a.tableId(), "table " + a.tableId()), a.rows(), Long::sum);
+    }
+    long rows = rowsByTable.values().stream().mapToLong(Long::longValue).sum();
+    StringBuilder detail = new StringBuilder();
+    rowsByTable.forEach(
+        (t, n) ->
+            detail.append(detail.length() == 0 ? "" : ", ").append(n).append(" in ").append(t));
+    throw PgException.error(
+            SqlState.TRANSACTION_ROLLBACK,
+            what
+                + ": a recovery discarded "
+                + rows
+                + " row change(s) this session wrote since its last FLUSH, before a checkpoint"
+                + " committed them ("
+                + detail
+                + "); they are not in the tables: run those statements again")
+        .withDetail(
+            "Writes are acknowledged when they join an epoch and committed with its checkpoint;"
+                + " every other write of this session since its last FLUSH is committed.");
   }
 
   private static void checkPk(Relation r, Object[] row) {

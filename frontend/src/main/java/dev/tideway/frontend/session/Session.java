@@ -214,8 +214,9 @@ public final class Session implements PgSession {
   private Result run(Statement s, String sql, List<Object> params, NoticeSink notices)
       throws InterruptedException {
     if (unflushedWrites && readsTables(s)) {
-      meta.flush();
       unflushedWrites = false;
+      meta.flush();
+      dml.checkFlushed("this statement reads tables this session wrote, but");
     }
     if (s instanceof Statement.Query q) {
       BatchEngine.Result r = engine.query(q.sql(), params);
@@ -268,10 +269,11 @@ public final class Session implements PgSession {
 
   /** With {@code SET RW_IMPLICIT_FLUSH = true}, a write is committed before the statement ends. */
   private Result afterDml(String tag) {
+    unflushedWrites = !vars.implicitFlush();
     if (vars.implicitFlush()) {
       meta.flush();
+      dml.checkFlushed("RW_IMPLICIT_FLUSH");
     }
-    unflushedWrites = !vars.implicitFlush();
     return Result.command(tag);
   }
 
@@ -294,8 +296,9 @@ public final class Session implements PgSession {
       return Result.command("SET");
     }
     if (s instanceof Statement.Flush) {
-      meta.flush();
       unflushedWrites = false;
+      meta.flush();
+      dml.checkFlushed("FLUSH");
       return Result.command("FLUSH");
     }
     if (s instanceof Statement.CancelJobs c) {

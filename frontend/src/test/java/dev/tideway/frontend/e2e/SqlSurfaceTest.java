@@ -182,6 +182,58 @@ class SqlSurfaceTest {
   }
 
   @Test
+  void writesARecoveryDiscardedFailTheNextFlushOrReadOnceNamingTheirTablesAndRows()
+      throws Exception {
+    try (Connection c = cluster.connect(false);
+        Statement st = c.createStatement()) {
+      st.execute("CREATE TABLE lost_a (k INT PRIMARY KEY, v INT)");
+      st.execute("CREATE TABLE lost_b (v INT)");
+      st.execute("INSERT INTO lost_a VALUES (1, 10)");
+      st.execute("FLUSH");
+      st.execute("INSERT INTO lost_a VALUES (2, 20), (3, 30)");
+      st.execute("INSERT INTO lost_b VALUES (7)");
+      cluster.cluster.recover();
+      assertThatThrownBy(() -> st.execute("FLUSH"))
+          .isInstanceOfSatisfying(
+              SQLException.class,
+              e -> {
+                assertThat(e.getSQLState()).isEqualTo("40000");
+                assertThat(e.getMessage())
+                    .contains("FLUSH: a recovery discarded 3 row change(s)")
+                    .contains("2 in lost_a, 1 in lost_b")
+                    .contains("run those statements again");
+              });
+      assertThat(TestCluster.rows(st, "SELECT k FROM lost_a")).containsExactly("1");
+      st.execute("FLUSH"); // reported once: nothing is unflushed any more
+
+      // a write the flush committed is not reported when a later recovery happens
+      st.execute("INSERT INTO lost_a VALUES (4, 40)");
+      st.execute("FLUSH");
+      cluster.cluster.recover();
+      st.execute("FLUSH");
+
+      // the read that waits for this session's writes reports them instead of missing them
+      st.execute("UPDATE lost_a SET v = 0 WHERE k = 1");
+      cluster.cluster.recover();
+      assertThatThrownBy(() -> st.executeQuery("SELECT v FROM lost_a WHERE k = 1"))
+          .isInstanceOfSatisfying(
+              SQLException.class,
+              e ->
+                  assertThat(e.getMessage())
+                      .contains("this statement reads tables this session wrote")
+                      .contains("2 in lost_a"));
+      assertThat(TestCluster.rows(st, "SELECT k, v FROM lost_a"))
+          .containsExactlyInAnyOrder("1|10", "4|40");
+
+      // with RW_IMPLICIT_FLUSH each write is checked before its statement ends
+      st.execute("SET RW_IMPLICIT_FLUSH TO true");
+      st.execute("INSERT INTO lost_b VALUES (8)");
+      cluster.cluster.recover();
+      assertThat(TestCluster.rows(st, "SELECT v FROM lost_b")).containsExactly("8");
+    }
+  }
+
+  @Test
   void explainPrintsTheStreamPlanAndItsFragments() throws Exception {
     try (Connection c = cluster.connect(false);
         Statement st = c.createStatement()) {
