@@ -134,6 +134,14 @@ public final class ComputeDmlWriter implements DmlWriter {
     } catch (InterruptedException ie) {
       Thread.currentThread().interrupt();
       throw PgException.error(SqlState.QUERY_CANCELED, "interrupted while writing");
+    } catch (java.util.concurrent.TimeoutException ex) {
+      throw PgException.error(
+          SqlState.INTERNAL_ERROR,
+          "write into table "
+              + tableId
+              + ": no acknowledgement within "
+              + WRITE_TIMEOUT_S
+              + " s (the table's actors are behind); its rows may still be applied");
     } catch (Exception ex) {
       throw PgException.error(
           SqlState.INTERNAL_ERROR, "write into table " + tableId + " failed: " + ex.getMessage());
