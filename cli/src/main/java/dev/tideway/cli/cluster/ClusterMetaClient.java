@@ -430,22 +430,65 @@ public final class ClusterMetaClient implements MetaClient {
     return seen;
   }
 
+  /**
+   * Judges the acks against the recovery log, waiting while a write of the newest generation is
+   * still pending (checkpoints below its epoch were in flight when it was acknowledged), so a
+   * committed write is never reported lost and a write reported committed is visible to reads.
+   */
   @Override
   public List<WriteAck> lostWrites(List<WriteAck> acks) {
-    if (acks.isEmpty()) {
-      return List.of();
+    long deadline = clock.nanoTime() + TimeUnit.SECONDS.toNanos(DDL_TIMEOUT_S);
+    while (true) {
+      CatalogState state =
+          meta.freshCatalog()
+              .orElseThrow(
+                  () ->
+                      PgException.error(
+                          "57P03",
+                          "the meta service is not ready to confirm this session's writes"));
+      long committed = state.versionPointer().map(p -> p.maxCommittedEpoch()).orElse(0L);
+      RecoveryLog log = state.recoveries();
+      List<WriteAck> lost = new ArrayList<>();
+      WriteAck pending = null;
+      for (WriteAck a : acks) {
+        RecoveryLog.Fate f = log.fate(a.generation(), a.epoch(), committed);
+        if (f == RecoveryLog.Fate.PENDING) {
+          pending = a;
+        } else if (f == RecoveryLog.Fate.LOST) {
+          lost.add(a);
+        } else if (f == RecoveryLog.Fate.UNKNOWN) {
+          throw PgException.error(
+              SqlState.TRANSACTION_ROLLBACK,
+              "cannot tell whether this session's writes since its last FLUSH committed: more than "
+                  + RecoveryLog.MAX_ENTRIES
+                  + " recoveries happened since (write of generation "
+                  + a.generation()
+                  + ", epoch "
+                  + a.epoch()
+                  + ")");
+        }
+      }
+      if (pending == null) {
+        return lost;
+      }
+      if (clock.nanoTime() > deadline) {
+        throw PgException.error(
+            SqlState.INTERNAL_ERROR,
+            "no checkpoint reached epoch "
+                + pending.epoch()
+                + " of this session's write within "
+                + DDL_TIMEOUT_S
+                + " s (committed epoch "
+                + committed
+                + ")");
+      }
+      try {
+        clock.sleepMillis(5);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw PgException.error(SqlState.QUERY_CANCELED, "FLUSH interrupted");
+      }
     }
-    CatalogState state =
-        meta.freshCatalog()
-            .orElseThrow(
-                () ->
-                    PgException.error(
-                        "57P03", "the meta service is not ready to confirm this session's writes"));
-    long committed = state.versionPointer().map(p -> p.maxCommittedEpoch()).orElse(0L);
-    RecoveryLog log = state.recoveries();
-    return acks.stream()
-        .filter(a -> log.fate(a.generation(), a.epoch(), committed) != RecoveryLog.Fate.COMMITTED)
-        .toList();
   }
 
   @Override

@@ -83,34 +83,29 @@ public final class ComputeDmlWriter implements DmlWriter {
     } catch (IllegalArgumentException e) {
       throw PgException.error(SqlState.DATATYPE_MISMATCH, e.getMessage());
     }
-    Map<String, List<Row>> delByNode = new TreeMap<>();
-    Map<String, List<Row>> insByNode = new TreeMap<>();
-    parts.forEach(
-        (actor, part) -> {
-          String node = route.nodeOfActor().get(actor);
-          delByNode.computeIfAbsent(node, k -> new ArrayList<>()).addAll(part.deletes());
-          insByNode.computeIfAbsent(node, k -> new ArrayList<>()).addAll(part.inserts());
-        });
     List<WriteAck> out = new ArrayList<>();
     long deadline = clock.nanoTime() + TimeUnit.SECONDS.toNanos(WRITE_TIMEOUT_S);
-    List<String> pending = union(delByNode, insByNode);
+    Map<Integer, DmlRouter.Part> pending = new TreeMap<>(parts);
     while (!pending.isEmpty()) {
-      Map<String, CompletableFuture<ComputeEvent>> acks = new TreeMap<>();
-      for (String node : pending) {
-        List<Row> d = delByNode.getOrDefault(node, List.of());
-        List<Row> i = insByNode.getOrDefault(node, List.of());
+      Map<Integer, CompletableFuture<ComputeEvent>> acks = new TreeMap<>();
+      for (Map.Entry<Integer, DmlRouter.Part> p : pending.entrySet()) {
+        String node = route.nodeOfActor().get(p.getKey());
+        List<Row> d = p.getValue().deletes();
+        List<Row> i = p.getValue().inserts();
         acks.put(
-            node,
+            p.getKey(),
             bridge.request(
                 node, id -> new ComputeCommand.WriteDml(id, tableId, d, i, bridge.replyTo())));
       }
-      List<String> retry = new ArrayList<>();
-      for (Map.Entry<String, CompletableFuture<ComputeEvent>> a : acks.entrySet()) {
-        ComputeEvent e = await(a.getValue(), tableId);
+      Map<Integer, DmlRouter.Part> retry = new TreeMap<>();
+      for (Map.Entry<Integer, CompletableFuture<ComputeEvent>> a : acks.entrySet()) {
+        ComputeEvent e = await(a.getValue(), tableId, deadline);
         if (e instanceof ComputeEvent.CommandFailed f
             && (f.reason().contains("no DML actor") || f.reason().contains("write discarded"))
             && clock.nanoTime() < deadline) {
-          retry.add(a.getKey()); // the node is (re)building its actors: recovery, a new table
+          // the node is (re)building its actors (recovery, a new table) or dropped them before
+          // they took the rows: none of them joined an epoch, so they go again
+          retry.put(a.getKey(), pending.get(a.getKey()));
         } else {
           out.add(ackOf(e, tableId));
         }
@@ -123,14 +118,16 @@ public final class ComputeDmlWriter implements DmlWriter {
           Thread.currentThread().interrupt();
           throw PgException.error(SqlState.QUERY_CANCELED, "interrupted while writing");
         }
+        // a recovery may have moved the actors of a lost node
+        route = route(meta.catalog().orElse(state), tableId);
       }
     }
     return out;
   }
 
-  private static ComputeEvent await(CompletableFuture<ComputeEvent> ack, int tableId) {
+  private ComputeEvent await(CompletableFuture<ComputeEvent> ack, int tableId, long deadline) {
     try {
-      return ack.get(WRITE_TIMEOUT_S, TimeUnit.SECONDS);
+      return ack.get(Math.max(1, deadline - clock.nanoTime()), TimeUnit.NANOSECONDS);
     } catch (InterruptedException ie) {
       Thread.currentThread().interrupt();
       throw PgException.error(SqlState.QUERY_CANCELED, "interrupted while writing");
@@ -155,12 +152,6 @@ public final class ComputeDmlWriter implements DmlWriter {
     String reason = e instanceof ComputeEvent.CommandFailed f ? f.reason() : "answered " + e;
     throw PgException.error(
         SqlState.INTERNAL_ERROR, "write into table " + tableId + " failed: " + reason);
-  }
-
-  private static List<String> union(Map<String, ?> a, Map<String, ?> b) {
-    java.util.TreeSet<String> s = new java.util.TreeSet<>(a.keySet());
-    s.addAll(b.keySet());
-    return List.copyOf(s);
   }
 
   private Route route(CatalogState state, int tableId) {

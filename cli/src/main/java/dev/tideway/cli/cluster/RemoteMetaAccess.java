@@ -85,6 +85,10 @@ public final class RemoteMetaAccess implements MetaAccess {
       cached = c;
       cachedAtMs = now;
     }
+    return ifBootstrapped(c);
+  }
+
+  private static Optional<CatalogState> ifBootstrapped(CatalogState c) {
     boolean bootstrapped =
         c.objects().values().stream().anyMatch(o -> o.kind().name().equals("DATABASE"));
     return bootstrapped ? Optional.of(c) : Optional.empty();
@@ -149,8 +153,9 @@ public final class RemoteMetaAccess implements MetaAccess {
 
   @Override
   public Optional<CatalogState> freshCatalog() {
-    invalidate();
-    return catalog();
+    // a load of its own: a cached one another thread started earlier may be older than what
+    // the caller saw last
+    return ifBootstrapped(CatalogLoader.load(reader));
   }
 
   @Override

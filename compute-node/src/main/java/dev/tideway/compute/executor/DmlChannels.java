@@ -160,7 +160,7 @@ public final class DmlChannels {
       rows += e.getValue().size();
     }
     CompletableFuture<Long> max =
-        CompletableFuture.allOf(joined.toArray(CompletableFuture[]::new))
+        CompletableFuture.allOf(joined.toArray(new CompletableFuture<?>[0]))
             .thenApply(v -> joined.stream().mapToLong(CompletableFuture::join).max().orElse(0));
     return new Written(rows, max);
   }

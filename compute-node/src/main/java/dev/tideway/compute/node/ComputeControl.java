@@ -272,9 +272,10 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
   }
 
   /**
-   * Queues the rows; the answer goes out (from the actor thread that takes the last batch) once
-   * every batch joined an epoch, naming it and this generation, or fails when a batch was discarded
-   * first (then no row of it is in any epoch: the writer may send it again).
+   * Queues the rows; the answer goes out once every batch joined an epoch (from the actor thread
+   * that took the last one), naming it and this generation, or fails when a batch was discarded
+   * first (from the thread that discarded it). A writer sends one actor's rows per request, so a
+   * discarded write is wholly in no epoch and may be sent again.
    */
   private Behavior<ComputeCommand> onWriteDml(WriteDml cmd) {
     DmlChannels.Written w;
@@ -422,6 +423,9 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
 
   private Behavior<ComputeCommand> onActorFailed(ActorFailed e) {
     LOG.warn("node {}: actor {} failed: {}", nodeId, e.actorId(), e.reason());
+    // a failed actor never takes another batch: its queued writes fail now (and are sent again
+    // to the actor the recovery rebuilds) instead of waiting out the writer's timeout
+    factory.dmlChannels().removeActor(e.actorId());
     barriers.actorFailed(e.actorId(), e.reason());
     return this;
   }

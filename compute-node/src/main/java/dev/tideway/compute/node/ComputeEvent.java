@@ -29,7 +29,6 @@ public sealed interface ComputeEvent extends WireMessage {
   /** A command with this request id succeeded. */
   record Ack(int nodeId, long requestId) implements ComputeEvent {}
 
-  /** A {@code WriteDml} with this request id enqueued {@code rows} rows (deletes + inserts). */
   /**
    * A {@code WriteDml}'s rows joined {@code epoch} of {@code generation} on this node (the highest
    * epoch, when its actors took them on both sides of a barrier): they are durable once a

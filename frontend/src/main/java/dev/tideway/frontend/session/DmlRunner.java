@@ -19,6 +19,7 @@ import dev.tideway.frontend.sql.StatementParser;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -38,8 +39,11 @@ final class DmlRunner {
   private final DmlWriter writer;
   private final BatchEngine engine;
 
-  /** The acknowledgements of this session's writes since its last flush, with the table names. */
-  private final List<WriteAck> unflushed = new ArrayList<>();
+  /**
+   * The rows of this session's writes since its last flush by (table, generation, epoch) (keys
+   * carry 0 rows), and the tables' names.
+   */
+  private final Map<WriteAck, Long> unflushed = new LinkedHashMap<>();
 
   private final Map<Integer, String> tableNames = new HashMap<>();
 
@@ -204,7 +208,11 @@ final class DmlRunner {
     if (deletes.isEmpty() && inserts.isEmpty()) {
       return;
     }
-    unflushed.addAll(writer.write(r.id(), deletes, inserts));
+    for (WriteAck a : writer.write(r.id(), deletes, inserts)) {
+      // one entry per (table, generation, epoch): a session writing for hours between FLUSHes
+      // keeps one per epoch, not one per statement
+      unflushed.merge(new WriteAck(a.tableId(), 0, a.generation(), a.epoch()), a.rows(), Long::sum);
+    }
     tableNames.put(r.id(), r.name());
   }
 
@@ -217,7 +225,10 @@ final class DmlRunner {
     if (unflushed.isEmpty()) {
       return;
     }
-    List<WriteAck> lost = meta.lostWrites(List.copyOf(unflushed));
+    List<WriteAck> acks = new ArrayList<>();
+    unflushed.forEach(
+        (k, rows) -> acks.add(new WriteAck(k.tableId(), rows, k.generation(), k.epoch())));
+    List<WriteAck> lost = meta.lostWrites(acks);
     unflushed.clear();
     if (lost.isEmpty()) {
       return;

@@ -214,8 +214,8 @@ public final class Session implements PgSession {
   private Result run(Statement s, String sql, List<Object> params, NoticeSink notices)
       throws InterruptedException {
     if (unflushedWrites && readsTables(s)) {
-      unflushedWrites = false;
       meta.flush();
+      unflushedWrites = false;
       dml.checkFlushed("this statement reads tables this session wrote, but");
     }
     if (s instanceof Statement.Query q) {
@@ -269,9 +269,10 @@ public final class Session implements PgSession {
 
   /** With {@code SET RW_IMPLICIT_FLUSH = true}, a write is committed before the statement ends. */
   private Result afterDml(String tag) {
-    unflushedWrites = !vars.implicitFlush();
+    unflushedWrites = true;
     if (vars.implicitFlush()) {
       meta.flush();
+      unflushedWrites = false;
       dml.checkFlushed("RW_IMPLICIT_FLUSH");
     }
     return Result.command(tag);
@@ -296,8 +297,8 @@ public final class Session implements PgSession {
       return Result.command("SET");
     }
     if (s instanceof Statement.Flush) {
-      unflushedWrites = false;
       meta.flush();
+      unflushedWrites = false;
       dml.checkFlushed("FLUSH");
       return Result.command("FLUSH");
     }

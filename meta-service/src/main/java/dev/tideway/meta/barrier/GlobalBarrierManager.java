@@ -732,8 +732,20 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
 
   private void commit(BarrierDecision.CommitEpoch<S> c) {
     long t0 = deps.clock().nanoTime();
-    VersionCommitter.CommittedVersion v =
-        deps.versions().commit(c.committedEpochs(), c.ssts(), c.statsDeltas());
+    VersionCommitter.CommittedVersion v;
+    try {
+      v = deps.versions().commit(c.committedEpochs(), c.ssts(), c.statsDeltas());
+    } catch (RuntimeException e) {
+      // not durable: the core must not count it (a recovery would reset the nodes to it, and
+      // FLUSH would call its writes committed); recover from the last durable checkpoint
+      LOG.error(
+          "checkpoint of epoch {} not committed to storage; recovering from epoch {}",
+          c.committedEpoch(),
+          committedEpoch,
+          e);
+      core.commitFailed(committedEpoch, String.valueOf(e.getMessage()));
+      return;
+    }
     trackAdded(c.mutations());
     c.mutations().forEach(tracker::onMutation);
     ProgressUpdate u = tracker.onEpochCommitted(c.epoch(), true, c.progress(), v.stats());

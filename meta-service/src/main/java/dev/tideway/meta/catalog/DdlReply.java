@@ -73,10 +73,10 @@ public sealed interface DdlReply {
     }
   }
 
-  /** Actors of lost nodes moved: lost node address → the live node that took its actors. */
   /** The recovery log holds {@code generation}. */
   record RecoveryRecorded(long generation) implements DdlReply {}
 
+  /** Actors of lost nodes moved: lost node address → the live node that took its actors. */
   record ActorsRelocated(Map<String, String> moves) implements DdlReply {
     public ActorsRelocated {
       moves = Map.copyOf(moves);

@@ -15,9 +15,10 @@ import java.util.List;
  * checkpoint of its generation whose epoch is {@code >= e}; a recovery throws away every epoch
  * above the committed one it resets to. So the write committed iff the highest epoch committed
  * during {@code g} is {@code >= e}: the base of the first generation after {@code g} (nothing of
- * {@code g} commits after it began), or, while {@code g} is the newest, the committed epoch now.
- * Epochs of {@code g} are all above {@code g}'s own base, so a generation that committed nothing
- * answers "lost" for each of its writes.
+ * {@code g} commits after it began). Epochs of {@code g} are all above {@code g}'s own base, so a
+ * generation that committed nothing answers "lost" for each of its writes. While {@code g} is the
+ * newest, a write is committed once the committed epoch reaches {@code e} and pending until then
+ * (several checkpoints below {@code e} may still be in flight when it was acknowledged).
  *
  * @param entries ascending by generation, at most {@link #MAX_ENTRIES}
  * @param truncated whether older entries were dropped (a write from before {@code entries[0]} is
@@ -41,6 +42,8 @@ public record RecoveryLog(List<Entry> entries, boolean truncated) {
     COMMITTED,
     /** A recovery threw its epoch away: the rows are not in the table. */
     LOST,
+    /** Its generation is the newest and no checkpoint has reached its epoch yet: ask again. */
+    PENDING,
     /** Too old for the log (more than {@link #MAX_ENTRIES} recoveries ago). */
     UNKNOWN
   }
@@ -92,7 +95,7 @@ public record RecoveryLog(List<Entry> entries, boolean truncated) {
         return e.baseEpoch() >= epoch ? Fate.COMMITTED : Fate.LOST;
       }
     }
-    return committedNow >= epoch ? Fate.COMMITTED : Fate.LOST;
+    return committedNow >= epoch ? Fate.COMMITTED : Fate.PENDING;
   }
 
   public byte[] encode() {

@@ -18,6 +18,14 @@ final class FakeVersions implements VersionCommitter<String> {
   private VersionPointer pointer = new VersionPointer(0, 0, "mem://version");
   final List<Long> committed = new ArrayList<>();
 
+  /** Commits to refuse (an object-store failure) before accepting again. */
+  final java.util.concurrent.atomic.AtomicInteger failCommits =
+      new java.util.concurrent.atomic.AtomicInteger();
+
+  synchronized long durableEpoch() {
+    return pointer.maxCommittedEpoch();
+  }
+
   void setKeyCount(int tableId, long keys) {
     keyCounts.put(tableId, keys);
   }
@@ -36,6 +44,9 @@ final class FakeVersions implements VersionCommitter<String> {
   @Override
   public synchronized CommittedVersion commit(
       List<Long> epochs, List<String> ssts, List<TableStatsDelta> statsDeltas) {
+    if (failCommits.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+      throw new IllegalStateException("injected object-store failure");
+    }
     long last = epochs.get(epochs.size() - 1);
     if (last > pointer.maxCommittedEpoch()) {
       pointer = new VersionPointer(pointer.versionId() + 1, last, "mem://version");
