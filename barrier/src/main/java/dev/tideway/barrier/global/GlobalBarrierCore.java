@@ -276,23 +276,6 @@ public final class GlobalBarrierCore<S> {
     return new ArrayList<>(byTable.values());
   }
 
-  /**
-   * The shell could not make the checkpoint of {@link #committedEpoch} durable (its storage commit
-   * failed): fall back to {@code durableEpoch}, the last checkpoint it did make durable, and
-   * recover from there, so the nodes drop everything above it and sources replay it.
-   */
-  public void commitFailed(long durableEpoch, String reason) {
-    Checks.checkArgument(
-        durableEpoch <= committedEpoch,
-        "durable epoch %s is above the committed epoch %s",
-        durableEpoch,
-        committedEpoch);
-    committedEpoch = durableEpoch;
-    if (recovering == null) {
-      startRecovery("checkpoint commit failed: " + reason);
-    }
-  }
-
   /** A node reported an actor failure. */
   public void onNodeFailure(NodeFailure f) {
     if (f.generation() != generation || recovering != null) {

@@ -438,6 +438,7 @@ public final class ClusterMetaClient implements MetaClient {
   @Override
   public List<WriteAck> lostWrites(List<WriteAck> acks) {
     long deadline = clock.nanoTime() + TimeUnit.SECONDS.toNanos(DDL_TIMEOUT_S);
+    long pauseMs = 5;
     while (true) {
       CatalogState state =
           meta.freshCatalog()
@@ -483,7 +484,8 @@ public final class ClusterMetaClient implements MetaClient {
                 + ")");
       }
       try {
-        clock.sleepMillis(5);
+        clock.sleepMillis(pauseMs); // each look loads the catalog from ZooKeeper: back off
+        pauseMs = Math.min(100, pauseMs * 2);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw PgException.error(SqlState.QUERY_CANCELED, "FLUSH interrupted");

@@ -92,10 +92,12 @@ public final class ComputeDmlWriter implements DmlWriter {
         String node = route.nodeOfActor().get(p.getKey());
         List<Row> d = p.getValue().deletes();
         List<Row> i = p.getValue().inserts();
+        int actor = p.getKey();
         acks.put(
-            p.getKey(),
+            actor,
             bridge.request(
-                node, id -> new ComputeCommand.WriteDml(id, tableId, d, i, bridge.replyTo())));
+                node,
+                id -> new ComputeCommand.WriteDml(id, tableId, actor, d, i, bridge.replyTo())));
       }
       Map<Integer, DmlRouter.Part> retry = new TreeMap<>();
       for (Map.Entry<Integer, CompletableFuture<ComputeEvent>> a : acks.entrySet()) {

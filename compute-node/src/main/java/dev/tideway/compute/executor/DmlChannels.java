@@ -110,7 +110,24 @@ public final class DmlChannels {
    *     actor here owns (the message names the row and the vnode)
    */
   public Written write(int tableId, List<Row> deletes, List<Row> inserts) {
+    return write(tableId, ANY_ACTOR, deletes, inserts);
+  }
+
+  /** {@link #write} to any of the node's DML actors of the table. */
+  public static final int ANY_ACTOR = -1;
+
+  /**
+   * As {@link #write(int, List, List)}, but every row must go to actor {@code actorId} (unless it
+   * is {@link #ANY_ACTOR}): one batch, so the write is taken or discarded whole. Fails with "no DML
+   * actor" (retryable: the actor is being rebuilt, or failed) when that actor is not here.
+   */
+  public Written write(int tableId, int actorId, List<Row> deletes, List<Row> inserts) {
     List<Target> targets = ofTable(tableId);
+    if (actorId != ANY_ACTOR) {
+      targets = targets.stream().filter(t -> t.actorId() == actorId).toList();
+      Checks.checkState(
+          !targets.isEmpty(), "table %s has no DML actor %s on this node", tableId, actorId);
+    }
     Checks.checkState(!targets.isEmpty(), "table %s has no DML actor on this node", tableId);
     int[] actorByVnode = new int[VirtualNode.COUNT];
     Arrays.fill(actorByVnode, -1);

@@ -5,6 +5,7 @@ import dev.tideway.barrier.control.SyncResult;
 import dev.tideway.barrier.epoch.EpochPair;
 import dev.tideway.common.row.Row;
 import dev.tideway.compute.exchange.WireMessage;
+import dev.tideway.compute.executor.DmlChannels;
 import dev.tideway.storage.api.CompactionJob;
 import dev.tideway.storage.api.CompactionOutcome;
 import java.util.List;
@@ -69,12 +70,16 @@ public sealed interface ComputeCommand {
    * not fit the table, a row's vnode is owned by another node (route with {@code DmlRouter.split}),
    * or an actor's channel is full (retry).
    *
+   * @param actorId the one DML actor all rows go to ({@code DmlChannels.ANY_ACTOR}: any of this
+   *     node's); a writer that may resend a discarded write names the actor, so the write is one
+   *     batch, taken or discarded whole
    * @param deletes full rows to delete (by primary key), applied before {@code inserts}
    * @param inserts full rows to insert
    */
   record WriteDml(
       long requestId,
       int tableId,
+      int actorId,
       List<Row> deletes,
       List<Row> inserts,
       ActorRef<ComputeEvent> replyTo)
@@ -82,6 +87,16 @@ public sealed interface ComputeCommand {
     public WriteDml {
       deletes = List.copyOf(deletes);
       inserts = List.copyOf(inserts);
+    }
+
+    /** A write to whichever of the node's DML actors own the rows. */
+    public WriteDml(
+        long requestId,
+        int tableId,
+        List<Row> deletes,
+        List<Row> inserts,
+        ActorRef<ComputeEvent> replyTo) {
+      this(requestId, tableId, DmlChannels.ANY_ACTOR, deletes, inserts, replyTo);
     }
   }
 

@@ -280,7 +280,7 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
   private Behavior<ComputeCommand> onWriteDml(WriteDml cmd) {
     DmlChannels.Written w;
     try {
-      w = factory.dmlChannels().write(cmd.tableId(), cmd.deletes(), cmd.inserts());
+      w = factory.dmlChannels().write(cmd.tableId(), cmd.actorId(), cmd.deletes(), cmd.inserts());
     } catch (RuntimeException e) {
       cmd.replyTo()
           .tell(

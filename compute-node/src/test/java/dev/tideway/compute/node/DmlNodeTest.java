@@ -176,6 +176,7 @@ class DmlNodeTest {
           new ComputeCommand.WriteDml(
               cluster.nextRequestId(),
               t.tableId(),
+              e.getKey(),
               e.getValue().deletes(),
               e.getValue().inserts(),
               cluster.meta));
@@ -275,6 +276,19 @@ class DmlNodeTest {
                     .contains("write discarded")
                     .contains("before it took the write"));
     assertThat(seen).noneMatch(e -> e instanceof ComputeEvent.DmlWritten);
+  }
+
+  @Test
+  void aWriteNamingAnActorNotOnTheNodeIsRefusedAsRetryable() throws Exception {
+    buildTable(table());
+    cluster.controlA.tell(
+        new ComputeCommand.WriteDml(
+            cluster.nextRequestId(), TABLE, ACTOR_B, List.of(), rows(0, 1), cluster.meta));
+    ComputeEvent e = cluster.take();
+    assertThat(e).isInstanceOf(ComputeEvent.CommandFailed.class);
+    assertThat(((ComputeEvent.CommandFailed) e).reason())
+        .as("the writer retries this while actors are rebuilt")
+        .contains("has no DML actor " + ACTOR_B + " on this node");
   }
 
   private static int vnodeOf(TableDesc t, Row r) {

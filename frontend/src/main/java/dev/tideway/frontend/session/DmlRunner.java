@@ -228,7 +228,15 @@ final class DmlRunner {
     List<WriteAck> acks = new ArrayList<>();
     unflushed.forEach(
         (k, rows) -> acks.add(new WriteAck(k.tableId(), rows, k.generation(), k.epoch())));
-    List<WriteAck> lost = meta.lostWrites(acks);
+    List<WriteAck> lost;
+    try {
+      lost = meta.lostWrites(acks);
+    } catch (PgException e) {
+      if (SqlState.TRANSACTION_ROLLBACK.equals(e.sqlState())) {
+        unflushed.clear(); // a verdict (their fate can no longer be told): reported once
+      }
+      throw e;
+    }
     unflushed.clear();
     if (lost.isEmpty()) {
       return;

@@ -736,14 +736,19 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
     try {
       v = deps.versions().commit(c.committedEpochs(), c.ssts(), c.statsDeltas());
     } catch (RuntimeException e) {
-      // not durable: the core must not count it (a recovery would reset the nodes to it, and
-      // FLUSH would call its writes committed); recover from the last durable checkpoint
+      // The outcome may be unknown (the store may hold the epoch while the version manager does
+      // not know it), and the core already counts the epoch: going on would leave a hole, and a
+      // recovery would reset the nodes (and log a base for FLUSH) on a guess. Stop acting, as for
+      // an unknown ZooKeeper outcome below; the next term starts from what storage holds.
+      halted = true;
+      throttles.settle();
       LOG.error(
-          "checkpoint of epoch {} not committed to storage; recovering from epoch {}",
+          "barrier loop of epoch {} halts: the storage commit of epoch {} failed (last durable"
+              + " {}); restart this meta process so a new term starts from the stored version",
+          term.epoch(),
           c.committedEpoch(),
           committedEpoch,
           e);
-      core.commitFailed(committedEpoch, String.valueOf(e.getMessage()));
       return;
     }
     trackAdded(c.mutations());

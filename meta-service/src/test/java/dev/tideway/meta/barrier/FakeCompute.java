@@ -98,9 +98,6 @@ final class FakeCompute {
   /** Resets so far. */
   final AtomicInteger resets = new AtomicInteger();
 
-  /** The committed epoch of the latest reset. */
-  volatile long lastResetEpoch = -1;
-
   /** The client one leader's barrier loop talks to; answers go back to {@code replyTo}. */
   ComputeClient clientFor(Consumer<BarrierCompleted<String>> replyTo) {
     return new ComputeClient() {
@@ -130,7 +127,6 @@ final class FakeCompute {
       public void reset(long gen, long committedEpoch, CatalogState catalog) {
         synchronized (FakeCompute.this) {
           generation = gen;
-          lastResetEpoch = committedEpoch;
           rows.putAll(durable);
           silentBarriers = SILENT_BARRIERS_AFTER_RESET;
           rates.clear();
