@@ -124,14 +124,19 @@ public final class ComputeBridge implements AutoCloseable {
     return ownIdOf.get(node);
   }
 
-  /** Sends a command built around a fresh request id; completes with the node's answer. */
+  /**
+   * Sends a command built around a fresh request id; completes with the node's answer. A caller
+   * that gives up cancels the returned future, which forgets the request (a late answer is
+   * dropped).
+   */
   public CompletableFuture<ComputeEvent> request(
       String node, Function<Long, ComputeCommand> command) {
     long id = nextRequest.getAndIncrement();
     CompletableFuture<ComputeEvent> f = new CompletableFuture<>();
     pending.put(id, new Pending(node, f));
+    f.whenComplete((r, e) -> pending.remove(id));
     control(node).tell(command.apply(id));
-    return f.whenComplete((r, e) -> pending.remove(id));
+    return f;
   }
 
   /** Injects a barrier at {@code node}, stamped with the node's own id. */

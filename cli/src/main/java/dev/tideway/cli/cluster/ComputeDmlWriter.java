@@ -134,6 +134,7 @@ public final class ComputeDmlWriter implements DmlWriter {
       Thread.currentThread().interrupt();
       throw PgException.error(SqlState.QUERY_CANCELED, "interrupted while writing");
     } catch (java.util.concurrent.TimeoutException ex) {
+      ack.cancel(false); // forget the request
       throw PgException.error(
           SqlState.INTERNAL_ERROR,
           "write into table "
