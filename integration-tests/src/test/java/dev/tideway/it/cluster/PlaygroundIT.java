@@ -6,7 +6,6 @@ import dev.tideway.cli.cluster.Playground;
 import dev.tideway.common.random.RandomSource;
 import dev.tideway.common.time.Clock;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -27,9 +26,7 @@ public class PlaygroundIT {
   @TempDir Path dir;
 
   static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
+    return TestPorts.free();
   }
 
   static Playground.Options options(Path dir) throws IOException {

@@ -94,8 +94,6 @@ interface SltTarget extends AutoCloseable {
   }
 
   private static int freePort() throws IOException {
-    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
-      return s.getLocalPort();
-    }
+    return dev.tideway.it.cluster.TestPorts.free();
   }
 }
