@@ -28,10 +28,26 @@ import org.junit.jupiter.api.io.TempDir;
 class ClusterCompactionIT {
   @TempDir Path dir;
 
+  private static final java.util.concurrent.atomic.AtomicInteger NEXT_PORT =
+      new java.util.concurrent.atomic.AtomicInteger(
+          21_000 + (int) (ProcessHandle.current().pid() % 500) * 20);
+
+  /**
+   * A free port below Linux's ephemeral range: an ephemeral one from {@code new ServerSocket(0)}
+   * can be taken by an outgoing connection (a ZooKeeper client) between the probe and the bind.
+   */
   static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
+    for (int i = 0; i < 11_000; i++) {
+      int port = 21_000 + Math.floorMod(NEXT_PORT.getAndIncrement() - 21_000, 11_000);
+      try (ServerSocket s = new ServerSocket()) {
+        s.setReuseAddress(false);
+        s.bind(new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), port));
+        return port;
+      } catch (IOException inUse) {
+        // taken: try the next one
+      }
     }
+    throw new IOException("no free port in [21000, 32000)");
   }
 
   static List<String> rows(Statement st, String sql) throws SQLException {
