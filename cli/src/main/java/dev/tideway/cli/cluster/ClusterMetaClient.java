@@ -4,6 +4,7 @@ import dev.tideway.barrier.progress.BackfillMode;
 import dev.tideway.barrier.progress.JobPhase;
 import dev.tideway.barrier.progress.JobProgress;
 import dev.tideway.common.check.Checks;
+import dev.tideway.common.check.Failures;
 import dev.tideway.common.plan.StreamNode;
 import dev.tideway.common.plan.StreamPlanNode;
 import dev.tideway.common.time.Clock;
@@ -185,7 +186,7 @@ public final class ClusterMetaClient implements MetaClient {
       } catch (TimeoutException e) {
         jobs().stream().filter(j -> j.ddlId() == jobId).findFirst().ifPresent(listener::progress);
       } catch (ExecutionException e) {
-        throw PgException.error(SqlState.QUERY_CANCELED, rootMessage(e));
+        throw PgException.error(SqlState.QUERY_CANCELED, Failures.rootMessage(e));
       }
     }
   }
@@ -295,7 +296,7 @@ public final class ClusterMetaClient implements MetaClient {
       if (e.getCause() instanceof MetaAccess.Rejected rej) {
         throw rej;
       }
-      throw PgException.error(SqlState.INTERNAL_ERROR, "meta: " + rootMessage(e));
+      throw PgException.error(SqlState.INTERNAL_ERROR, "meta: " + Failures.rootMessage(e));
     } catch (TimeoutException e) {
       throw PgException.error(
           SqlState.INTERNAL_ERROR, "meta did not answer within " + DDL_TIMEOUT_S + " s");
@@ -311,14 +312,6 @@ public final class ClusterMetaClient implements MetaClient {
       case INVALID -> SqlState.INVALID_PARAMETER_VALUE;
       case WRONG_STATUS -> "55000";
     };
-  }
-
-  private static String rootMessage(Throwable t) {
-    Throwable c = t;
-    while (c.getCause() != null) {
-      c = c.getCause();
-    }
-    return c.getMessage() == null ? c.toString() : c.getMessage();
   }
 
   @Override

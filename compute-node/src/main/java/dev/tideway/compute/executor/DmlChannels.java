@@ -99,27 +99,19 @@ public final class DmlChannels {
         .toList();
   }
 
-  /**
-   * Routes the write to this node's DML actors of {@code tableId} by vnode and enqueues one batch
-   * per actor, all or nothing. They join the epoch of the next barrier injected into those actors,
-   * which the returned future tells once every actor took its batch.
-   *
-   * @throws IllegalStateException when the table has no DML actor here or a channel is full (retry
-   *     later)
-   * @throws IllegalArgumentException when a row does not fit the table or belongs to a vnode no
-   *     actor here owns (the message names the row and the vnode)
-   */
-  public Written write(int tableId, List<Row> deletes, List<Row> inserts) {
-    return write(tableId, ANY_ACTOR, deletes, inserts);
-  }
-
-  /** {@link #write} to any of the node's DML actors of the table. */
+  /** A write's {@code actorId} for any of the node's DML actors of the table. */
   public static final int ANY_ACTOR = -1;
 
   /**
-   * As {@link #write(int, List, List)}, but every row must go to actor {@code actorId} (unless it
-   * is {@link #ANY_ACTOR}): one batch, so the write is taken or discarded whole. Fails with "no DML
-   * actor" (retryable: the actor is being rebuilt, or failed) when that actor is not here.
+   * Routes the write to this node's DML actors of {@code tableId} by vnode and enqueues one batch
+   * per actor, all or nothing. They join the epoch of the next barrier injected into those actors,
+   * which the returned future tells once every actor took its batch. With {@code actorId} other
+   * than {@link #ANY_ACTOR} every row must go to that actor: one batch, taken or discarded whole.
+   *
+   * @throws IllegalStateException when the table (or {@code actorId}) has no DML actor here (retry:
+   *     it is being rebuilt, or failed) or a channel is full (retry later)
+   * @throws IllegalArgumentException when a row does not fit the table or belongs to a vnode no
+   *     actor here owns (the message names the row and the vnode)
    */
   public Written write(int tableId, int actorId, List<Row> deletes, List<Row> inserts) {
     List<Target> targets = ofTable(tableId);

@@ -10,6 +10,7 @@ import dev.tideway.barrier.local.SyncRequest;
 import dev.tideway.barrier.message.Barrier;
 import dev.tideway.barrier.progress.ProgressSink;
 import dev.tideway.common.check.Checks;
+import dev.tideway.common.check.Failures;
 import dev.tideway.common.time.Clock;
 import dev.tideway.compute.actor.ActorReporter;
 import dev.tideway.compute.actor.BarrierInbox;
@@ -300,16 +301,11 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
                             : new ComputeEvent.CommandFailed(
                                 nodeId,
                                 cmd.requestId(),
-                                "node " + nodeId + ": write discarded: " + rootMessage(failure))));
+                                "node "
+                                    + nodeId
+                                    + ": write discarded: "
+                                    + Failures.rootMessage(failure))));
     return this;
-  }
-
-  private static String rootMessage(Throwable t) {
-    Throwable c = t;
-    while (c.getCause() != null && c.getCause() != c) {
-      c = c.getCause();
-    }
-    return c.getMessage() == null ? c.toString() : c.getMessage();
   }
 
   /** Runs the job on the store's compactor pool; the answer comes back as a message. */

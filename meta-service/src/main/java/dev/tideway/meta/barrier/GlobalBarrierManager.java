@@ -13,6 +13,7 @@ import dev.tideway.barrier.progress.JobProgress;
 import dev.tideway.barrier.progress.ProgressConfig;
 import dev.tideway.barrier.progress.ProgressUpdate;
 import dev.tideway.barrier.progress.TrackerSnapshot;
+import dev.tideway.common.check.Failures;
 import dev.tideway.common.exec.Threads;
 import dev.tideway.common.time.Clock;
 import dev.tideway.meta.catalog.CatalogState;
@@ -610,7 +611,7 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
     }
     if (failure != null) {
       String reason =
-          "building the actors of job " + g.jobId() + " failed: " + rootMessage(failure);
+          "building the actors of job " + g.jobId() + " failed: " + Failures.rootMessage(failure);
       LOG.warn("{}; the job is removed", reason);
       deps.compute().drop(actors);
       tracker.cancel(g.jobId());
@@ -624,14 +625,6 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
     Mutation add = new Mutation.Add(Set.copyOf(upstreams.keySet()), upstreams, Map.of(), false);
     core.schedule(new Command(nextCommandId++, add, runningTopology()));
     throttles.takeDeferred(g.jobId()).forEach(this::scheduleThrottleCommand);
-  }
-
-  private static String rootMessage(Throwable t) {
-    Throwable c = t;
-    while (c.getCause() != null && c.getCause() != c) {
-      c = c.getCause();
-    }
-    return c.getMessage() == null ? c.toString() : c.getMessage();
   }
 
   /** The topology of every job whose actors run (those still being built left out). */
