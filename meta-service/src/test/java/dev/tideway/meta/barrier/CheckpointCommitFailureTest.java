@@ -3,8 +3,6 @@ package dev.tideway.meta.barrier;
 import static dev.tideway.meta.cluster.ZkFixture.awaitTrue;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tideway.barrier.global.BarrierConfig;
-import dev.tideway.barrier.progress.ProgressConfig;
 import dev.tideway.meta.fragment.KryoPlanCodec;
 import dev.tideway.meta.metadata.RecoveryLog;
 import java.util.List;
@@ -21,13 +19,7 @@ class CheckpointCommitFailureTest {
   void aFailedStorageCommitHaltsTheLoopInsteadOfCommittingAroundIt() throws Exception {
     FakeCompute compute = new FakeCompute(1, 300);
     FakeVersions versions = new FakeVersions();
-    var wiring =
-        new BarrierRunner.Wiring<String>(
-            new BarrierConfig(20, 1, 4, 10_000),
-            ProgressConfig.DEFAULT,
-            m -> compute.clientFor(m::onCompleted),
-            versions,
-            u -> {});
+    var wiring = OneTableMeta.wiring(compute, versions);
     OneTableMeta.run(
         "commit-fail",
         wiring,

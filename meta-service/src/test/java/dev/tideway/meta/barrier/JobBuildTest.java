@@ -4,9 +4,7 @@ import static dev.tideway.meta.cluster.ZkFixture.awaitTrue;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.tideway.barrier.global.BarrierConfig;
 import dev.tideway.barrier.message.Mutation;
-import dev.tideway.barrier.progress.ProgressConfig;
 import dev.tideway.meta.MetaServer;
 import dev.tideway.meta.catalog.DdlCommand;
 import dev.tideway.meta.catalog.DdlReply;
@@ -36,13 +34,7 @@ class JobBuildTest {
   }
 
   void withMeta(Body body) throws Exception {
-    var wiring =
-        new BarrierRunner.Wiring<String>(
-            new BarrierConfig(20, 1, 4, 10_000),
-            ProgressConfig.DEFAULT,
-            m -> compute.clientFor(m::onCompleted),
-            versions,
-            u -> {});
+    var wiring = OneTableMeta.wiring(compute, versions);
     OneTableMeta.run(
         "build",
         wiring,

@@ -2,6 +2,8 @@ package dev.tideway.meta.barrier;
 
 import static dev.tideway.meta.cluster.ZkFixture.awaitTrue;
 
+import dev.tideway.barrier.global.BarrierConfig;
+import dev.tideway.barrier.progress.ProgressConfig;
 import dev.tideway.common.time.Clock;
 import dev.tideway.meta.MetaConfig;
 import dev.tideway.meta.MetaServer;
@@ -32,6 +34,19 @@ final class OneTableMeta {
   }
 
   private OneTableMeta() {}
+
+  /**
+   * The wiring of a loop over {@code compute} and {@code versions}: 20 ms barriers, each a
+   * checkpoint.
+   */
+  static BarrierRunner.Wiring<String> wiring(FakeCompute compute, FakeVersions versions) {
+    return new BarrierRunner.Wiring<>(
+        new BarrierConfig(20, 1, 4, 10_000),
+        ProgressConfig.DEFAULT,
+        m -> compute.clientFor(m::onCompleted),
+        versions,
+        u -> {});
+  }
 
   static void run(
       String cluster,
