@@ -3,6 +3,7 @@ package dev.tideway.compute.actor;
 import dev.tideway.barrier.executor.ExecutorInfo;
 import dev.tideway.barrier.progress.ProgressSink;
 import dev.tideway.common.check.Checks;
+import dev.tideway.common.plan.StreamNode;
 import dev.tideway.common.plan.StreamPlanNode;
 import dev.tideway.common.time.Clock;
 import dev.tideway.compute.executor.DmlChannels;
@@ -30,6 +31,9 @@ import java.util.List;
  *     outside a node (tests, benchmarks)
  * @param dmlChannels the node's DML channel registry, where a {@code Dml} builder registers the
  *     channel the node writes the table's rows into
+ * @param inputBell the doorbell every {@code Merge} leaf of the actor rings when it polls instead
+ *     of blocking, and that a multi-input executor (a join) waits on when no input has a message;
+ *     null when merges block ({@link #inputBellFor})
  */
 public record ExecutorBuildContext(
     int actorId,
@@ -41,7 +45,8 @@ public record ExecutorBuildContext(
     StateStore stateStore,
     ProgressSink progressSink,
     StreamPlanNode plan,
-    DmlChannels dmlChannels) {
+    DmlChannels dmlChannels,
+    Doorbell inputBell) {
   public ExecutorBuildContext {
     Checks.checkNotNull(barrierInbox, "barrier inbox of actor " + actorId);
     Checks.checkNotNull(dmlChannels, "dml channels of actor " + actorId);
@@ -71,7 +76,27 @@ public record ExecutorBuildContext(
         stateStore,
         progressSink,
         null,
-        new DmlChannels());
+        new DmlChannels(),
+        null);
+  }
+
+  /**
+   * A shared doorbell for an actor whose plan has two or more {@code Merge} leaves, else null. Two
+   * inputs of one join may be fed by one upstream actor (a self-join, or a table joined with an
+   * aggregate of itself): a join blocked on one empty merge would let the other's channel fill and
+   * block that upstream before it sends what the first merge waits for, a deadlock. With the shared
+   * doorbell the merges poll and the join waits for any of them.
+   */
+  public static Doorbell inputBellFor(StreamPlanNode plan) {
+    return plan != null && mergeLeaves(plan) >= 2 ? new Doorbell() : null;
+  }
+
+  private static int mergeLeaves(StreamPlanNode n) {
+    int count = n.node() instanceof StreamNode.Merge ? 1 : 0;
+    for (StreamPlanNode in : n.inputs()) {
+      count += mergeLeaves(in);
+    }
+    return count;
   }
 
   @Override

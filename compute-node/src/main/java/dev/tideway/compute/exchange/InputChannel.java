@@ -1,6 +1,7 @@
 package dev.tideway.compute.exchange;
 
 import dev.tideway.barrier.message.Message;
+import dev.tideway.compute.actor.Doorbell;
 
 /**
  * The receiving end of one channel, read by the one merge thread of the downstream actor. Never

@@ -3,6 +3,7 @@ package dev.tideway.compute.exchange;
 import dev.tideway.barrier.message.Message;
 import dev.tideway.common.check.Checks;
 import dev.tideway.compute.actor.ActorInterrupted;
+import dev.tideway.compute.actor.Doorbell;
 import java.util.concurrent.ArrayBlockingQueue;
 
 /**

@@ -6,6 +6,7 @@ import dev.tideway.barrier.executor.ExecutorInfo;
 import dev.tideway.barrier.message.Message;
 import dev.tideway.common.check.Checks;
 import dev.tideway.common.types.Schema;
+import dev.tideway.compute.actor.Doorbell;
 import java.util.List;
 
 /**
@@ -13,26 +14,43 @@ import java.util.List;
  * upstream actor and aligns barriers with the barrier module's {@link BarrierAligner}. Inputs are
  * polled round-robin; an input that delivered the pending barrier is not polled until the others
  * did, so its channel fills and its producer blocks (alignment back-pressures the fast side). When
- * a full round finds nothing, the merge waits on its {@link Doorbell}.
+ * a full round finds nothing, a merge with its own {@link Doorbell} waits on it; a merge given the
+ * actor's shared doorbell ({@link dev.tideway.compute.actor.ExecutorBuildContext#inputBell})
+ * returns null instead, and the executor reading several merges waits on that doorbell.
  *
  * <p>Confined to the actor thread.
  */
 public final class MergeExecutor implements Executor {
-  /** Upper bound on one wait, so a lost ring can at worst cost this much latency. */
-  private static final long WAIT_MS = 50;
-
   private final ExecutorInfo info;
   private final Schema schema;
   private final List<InputChannel> inputs;
   private final BarrierAligner aligner;
-  private final Doorbell doorbell = new Doorbell();
+  private final Doorbell doorbell;
+
+  /**
+   * Whether a round that finds nothing returns null (the doorbell is shared) instead of waiting.
+   */
+  private final boolean polls;
+
   private int nextInput;
 
+  /** A merge that blocks until one of its inputs has a message. */
   public MergeExecutor(ExecutorInfo info, Schema schema, List<InputChannel> inputs) {
+    this(info, schema, inputs, null);
+  }
+
+  /**
+   * A merge ringing {@code sharedBell} (and returning null when no input has a message), or, when
+   * it is null, a blocking merge with a doorbell of its own.
+   */
+  public MergeExecutor(
+      ExecutorInfo info, Schema schema, List<InputChannel> inputs, Doorbell sharedBell) {
     Checks.checkArgument(!inputs.isEmpty(), "%s: merge without input channels", info);
     this.info = info;
     this.schema = schema;
     this.inputs = List.copyOf(inputs);
+    this.polls = sharedBell != null;
+    this.doorbell = polls ? sharedBell : new Doorbell();
     this.aligner = new BarrierAligner(info.toString(), inputs.size());
     for (InputChannel in : this.inputs) {
       in.attach(doorbell);
@@ -75,7 +93,10 @@ public final class MergeExecutor implements Executor {
         }
       }
       if (!found) {
-        doorbell.await(WAIT_MS);
+        if (polls) {
+          return null;
+        }
+        doorbell.await(Doorbell.WAIT_MS);
       }
     }
   }

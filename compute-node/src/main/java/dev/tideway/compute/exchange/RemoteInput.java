@@ -2,6 +2,7 @@ package dev.tideway.compute.exchange;
 
 import dev.tideway.barrier.message.Message;
 import dev.tideway.common.check.Checks;
+import dev.tideway.compute.actor.Doorbell;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;

@@ -106,7 +106,8 @@ final class ActorFactory {
             stateStore,
             progress,
             spec.plan(),
-            dmlChannels);
+            dmlChannels,
+            ExecutorBuildContext.inputBellFor(spec.plan()));
     List<AutoCloseable> resources = new ArrayList<>();
     Executor chain = buildNode(ctx, spec, spec.plan(), actorNodes, resources);
     List<Dispatcher> ds = new ArrayList<>();
@@ -147,7 +148,8 @@ final class ActorFactory {
         inputs.add(input(up, spec.actorId(), nodes));
       }
       return metrics.countOut(
-          CheckedExecutor.wrap(new MergeExecutor(ctx.infoOf(node), node.outputSchema(), inputs)));
+          CheckedExecutor.wrap(
+              new MergeExecutor(ctx.infoOf(node), node.outputSchema(), inputs, ctx.inputBell())));
     }
     List<Executor> inputs = new ArrayList<>();
     for (StreamPlanNode in : node.inputs()) {

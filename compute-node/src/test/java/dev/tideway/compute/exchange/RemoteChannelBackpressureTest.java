@@ -12,6 +12,7 @@ import dev.tideway.common.exec.Threads;
 import dev.tideway.common.row.Row;
 import dev.tideway.common.time.Clock;
 import dev.tideway.common.types.DataType;
+import dev.tideway.compute.actor.Doorbell;
 import dev.tideway.compute.actor.TestBarriers;
 import java.util.ArrayList;
 import java.util.List;

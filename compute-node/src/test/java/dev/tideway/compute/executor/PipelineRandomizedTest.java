@@ -365,7 +365,8 @@ class PipelineRandomizedTest {
                 plan,
                 store,
                 cacheUnits,
-                filterBits));
+                filterBits,
+                null));
     List<DataType> types = join.schema().types();
     int[] pk = {0, 3};
     List<OrderType> orders = List.of(OrderType.ASC, OrderType.ASC);
