@@ -348,6 +348,33 @@ public final class StreamPlanBuilder {
     return new Sub(n, in.fieldMap(), in.streamKey(), want, in.appendOnly());
   }
 
+  /**
+   * A join input that would put a {@code StreamScan} into the join's fragment, moved behind an
+   * exchange on its own distribution (rows stay where they are). Two scans of one table in one
+   * actor (a self-join on the key the table is hashed by) would both read channel (table actor →
+   * join actor), one id for two inputs, and their barriers never align; and a join reads a scan's
+   * live input by blocking on it. Behind exchanges a join's inputs are merges, which poll over the
+   * actor's shared doorbell, so one table feeding both sides cannot stall the join.
+   */
+  private Sub ownFragmentIfScanning(Sub in) {
+    return scansInFragment(in.node()) ? exchange(in, in.dist()) : in;
+  }
+
+  private static boolean scansInFragment(StreamPlanNode n) {
+    if (n.node() instanceof StreamNode.StreamScan) {
+      return true;
+    }
+    if (n.node() instanceof StreamNode.Exchange) {
+      return false;
+    }
+    for (StreamPlanNode in : n.inputs()) {
+      if (scansInFragment(in)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** The input hashed so that equal {@code keys} meet (any non-empty subset of them will do). */
   private Sub hashedOn(Sub in, List<Integer> keys) {
     if (in.dist().isHash() && new HashSet<>(keys).containsAll(in.dist().keys())) {
@@ -476,6 +503,8 @@ public final class StreamPlanBuilder {
     if (!(right.dist().isHash() && right.dist().keys().equals(paired))) {
       right = exchange(right, Dist.hash(paired));
     }
+    left = ownFragmentIfScanning(left);
+    right = ownFragmentIfScanning(right);
     int lw = left.width();
     int[] map = new int[left.fieldMap().length + right.fieldMap().length];
     for (int i = 0; i < left.fieldMap().length; i++) {
