@@ -49,6 +49,10 @@ public final class MetaServer implements MetaView, AutoCloseable {
   private final FencedMetaStore store;
   private final NodeRegistry registry;
   private final DdlService ddl;
+
+  /** How long a leader that resigned stays out of the election (a standby may win it meanwhile). */
+  static final long RESIGN_REJOIN_MS = 1_000;
+
   private final LeaderElector elector;
   private final MetaMetrics metrics;
   private final MetaHttpServer http;
@@ -105,6 +109,11 @@ public final class MetaServer implements MetaView, AutoCloseable {
             fanOut(),
             clock);
     self[0] = elector;
+    if (barrier != null) {
+      // a halted loop's state is ahead of what is durable: give the term up so that a new one
+      // (another process's, or this one's after rejoining) starts from ZooKeeper and storage
+      barrier.onHalt((term, reason) -> elector.resign(term, reason, RESIGN_REJOIN_MS));
+    }
     elector.start();
   }
 

@@ -11,6 +11,7 @@ import dev.tideway.meta.cluster.LeadershipListener;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -80,6 +81,14 @@ public final class BarrierRunner<S> implements LeadershipListener {
     this.observer = o;
   }
 
+  /** What to do when a term's loop halts (the meta server resigns the term); nothing by default. */
+  private volatile BiConsumer<LeaderTerm, String> onHalt = (t, reason) -> {};
+
+  /** Calls {@code hook} with the term and the reason when a term's barrier loop halts. */
+  public void onHalt(BiConsumer<LeaderTerm, String> hook) {
+    this.onHalt = hook;
+  }
+
   /** The current term's manager, or null when not leading. */
   public GlobalBarrierManager<S> manager() {
     return current;
@@ -112,6 +121,7 @@ public final class BarrierRunner<S> implements LeadershipListener {
                 wiring.backoff()),
             term);
     current = self[0];
+    current.onHalt(reason -> onHalt.accept(term, reason));
     current.start();
     List<AutoCloseable> started = new ArrayList<>();
     for (LeaderTask t : wiring.leaderTasks()) {

@@ -164,6 +164,9 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
   /** Set when a commit's metadata could not be persisted: this loop stops acting for good. */
   private boolean halted;
 
+  /** Told (once, on the owner thread) when the loop halts; the runner resigns the term. */
+  private volatile Consumer<String> onHalt = reason -> {};
+
   private volatile Map<Long, JobProgress> latest = Map.of();
   private volatile long committedEpoch;
   private volatile int inflight;
@@ -171,6 +174,20 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
   public GlobalBarrierManager(Deps<S> deps, LeaderTerm term) {
     this.deps = deps;
     this.term = term;
+  }
+
+  /**
+   * Calls {@code hook} with the reason when this loop halts (a commit whose outcome is unknown):
+   * its in-memory state is then ahead of what is durable, and only a new term can go on.
+   */
+  public void onHalt(Consumer<String> hook) {
+    this.onHalt = hook;
+  }
+
+  private void halt(String reason) {
+    halted = true;
+    throttles.settle();
+    onHalt.accept(reason);
   }
 
   /** Starts ticking; the loop initialises once the DDL service has loaded the catalog. */
@@ -695,6 +712,9 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
   }
 
   private void onDecision(BarrierDecision<S> d) {
+    if (halted) {
+      return; // a decision of the same step after the halt (a later commit would skip the hole)
+    }
     long now = deps.clock().currentTimeMillis();
     if (d instanceof BarrierDecision.Inject<S> inject) {
       log.injected(inject.barrier(), now);
@@ -733,15 +753,14 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
       // not know it), and the core already counts the epoch: going on would leave a hole, and a
       // recovery would reset the nodes (and log a base for FLUSH) on a guess. Stop acting, as for
       // an unknown ZooKeeper outcome below; the next term starts from what storage holds.
-      halted = true;
-      throttles.settle();
       LOG.error(
           "barrier loop of epoch {} halts: the storage commit of epoch {} failed (last durable"
-              + " {}); restart this meta process so a new term starts from the stored version",
+              + " {}); the leader resigns so that a new term starts from the stored version",
           term.epoch(),
           c.committedEpoch(),
           committedEpoch,
           e);
+      halt("the storage commit of epoch " + c.committedEpoch() + " failed");
       return;
     }
     trackAdded(c.mutations());
@@ -764,13 +783,12 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
       // FENCED: deposed. UNKNOWN_OUTCOME: the pointer may or may not be written. Either way the
       // in-memory core is ahead of ZooKeeper: stop acting; the next term restarts from ZooKeeper
       // (the version committer is idempotent per epoch, so a re-commit is safe).
-      halted = true;
-      throttles.settle();
       LOG.error(
           "barrier loop of epoch {} halts: metadata of committed epoch {} not persisted",
           term.epoch(),
           c.committedEpoch(),
           e);
+      halt("metadata of committed epoch " + c.committedEpoch() + " not persisted");
       return;
     }
     committedEpoch = c.committedEpoch();

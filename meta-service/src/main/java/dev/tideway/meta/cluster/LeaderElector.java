@@ -51,7 +51,10 @@ public final class LeaderElector implements AutoCloseable {
   private final LeadershipListener listener;
   private final Clock clock;
   private final ExecutorService owner;
-  private final LeaderLatch latch;
+
+  /** Replaced (owner thread) when this process resigns and rejoins the election. */
+  private volatile LeaderLatch latch;
+
   private final ConnectionStateListener connectionListener = this::onConnectionState;
 
   /** The term fenced writes may use; empty the instant the connection is in doubt. */
@@ -85,20 +88,69 @@ public final class LeaderElector implements AutoCloseable {
   /** Joins the election; returns at once (the outcome arrives through the listener). */
   public void start() throws Exception {
     client.getConnectionStateListenable().addListener(connectionListener);
-    latch.addListener(
+    join(latch);
+  }
+
+  private void join(LeaderLatch l) throws Exception {
+    l.addListener(
         new LeaderLatchListener() {
           @Override
           public void isLeader() {
-            onLatchWon();
+            if (l == latch) {
+              onLatchWon();
+            }
           }
 
           @Override
           public void notLeader() {
-            stepDown("lost the leader latch");
+            if (l == latch) {
+              stepDown("lost the leader latch");
+            }
           }
         },
         owner);
-    latch.start();
+    l.start();
+  }
+
+  /**
+   * Gives up term {@code t} if this process still leads with it: steps down (the listener hears
+   * {@code onDeposed}), leaves the election so that a standby can win it, and after {@code
+   * rejoinAfterMs} joins again as a participant; with no other participant it leads again, in a new
+   * term that starts from what ZooKeeper and storage hold. For a leader whose in-memory state can
+   * no longer be trusted (its barrier loop halted on an unknown commit outcome): restarting the
+   * process would do the same, but nobody has to. Returns at once; runs on the owner thread.
+   */
+  public void resign(LeaderTerm t, String reason, long rejoinAfterMs) {
+    try {
+      owner.execute(() -> resignNow(t, reason, rejoinAfterMs));
+    } catch (java.util.concurrent.RejectedExecutionException closed) {
+      // closing: the process leaves the election anyway
+    }
+  }
+
+  private void resignNow(LeaderTerm t, String reason, long rejoinAfterMs) {
+    if (!(state instanceof Leading leading) || !leading.term().equals(t)) {
+      return; // already deposed, or a later term: nothing to give up
+    }
+    stepDown("resigned: " + reason);
+    LeaderLatch old = latch;
+    LeaderLatch next = new LeaderLatch(client, paths.leaderLatch(), participantId);
+    latch = next; // callbacks of the old latch are ignored from here on
+    try {
+      old.close();
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("meta {} resigning: closing the leader latch failed", participantId, e);
+    }
+    sleepQuietly(rejoinAfterMs);
+    if (state instanceof Closed) {
+      return;
+    }
+    try {
+      join(next);
+      LOG.info("meta {} rejoined the election after resigning epoch {}", participantId, t.epoch());
+    } catch (Exception e) {
+      LOG.error("meta {} could not rejoin the election after resigning", participantId, e);
+    }
   }
 
   /** The current term, empty unless this process leads right now. */
@@ -211,6 +263,8 @@ public final class LeaderElector implements AutoCloseable {
     client.getConnectionStateListenable().removeListener(connectionListener);
     try {
       latch.close();
+    } catch (IllegalStateException notStarted) {
+      // resigned and not yet rejoined: the latch was never started
     } finally {
       try {
         owner

@@ -95,6 +95,40 @@ class LeaderElectionTest {
   }
 
   @Test
+  void aLeaderThatResignsIsFencedAStandbyLeadsAndItRejoinsAsAStandby() throws Exception {
+    TestMeta first = start("meta-a");
+    awaitOneLeader();
+    TestMeta standby = start("meta-b");
+    LeaderTerm resigned = first.term();
+    first.elector.resign(resigned, "test", 200);
+    awaitTrue("the standby leads", TAKEOVER_BOUND_MS, standby.elector::isLeader);
+    assertThat(standby.term().epoch()).isGreaterThan(resigned.epoch());
+    assertThat(first.events)
+        .containsExactly("elected " + resigned.epoch(), "deposed " + resigned.epoch());
+    assertThatThrownBy(() -> first.store.commit(resigned, List.of(put(paths.params(), "stale"))))
+        .as("the resigned term is fenced")
+        .isInstanceOf(MetaStoreException.class);
+    // once it rejoined, it takes over when the new leader goes
+    int standbyEpoch = standby.term().epoch();
+    dev.tideway.common.time.Clock.system().sleepMillis(500);
+    standby.close();
+    metas.remove(standby);
+    awaitTrue("the resigned process leads again", TAKEOVER_BOUND_MS, first.elector::isLeader);
+    assertThat(first.term().epoch()).isGreaterThan(standbyEpoch);
+  }
+
+  @Test
+  void aResignationOfAnOldTermIsIgnored() throws Exception {
+    TestMeta m = start("meta-a");
+    awaitOneLeader();
+    LeaderTerm t = m.term();
+    m.elector.resign(new LeaderTerm(t.epoch(), t.latchPath() + "-of-another-term"), "stale", 0);
+    dev.tideway.common.time.Clock.system().sleepMillis(300);
+    assertThat(m.elector.isLeader()).isTrue();
+    assertThat(m.term()).isEqualTo(t);
+  }
+
+  @Test
   void leaderWhoseSessionExpiredCannotWriteAndStandbyTakesOver() throws Exception {
     TestMeta old = start("meta-a");
     awaitOneLeader();
