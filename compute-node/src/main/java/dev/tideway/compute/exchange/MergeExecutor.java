@@ -7,7 +7,9 @@ import dev.tideway.barrier.message.Message;
 import dev.tideway.common.check.Checks;
 import dev.tideway.common.types.Schema;
 import dev.tideway.compute.actor.Doorbell;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The leaf of an actor whose fragment reads from another fragment: merges the channels from every
@@ -46,6 +48,16 @@ public final class MergeExecutor implements Executor {
   public MergeExecutor(
       ExecutorInfo info, Schema schema, List<InputChannel> inputs, Doorbell sharedBell) {
     Checks.checkArgument(!inputs.isEmpty(), "%s: merge without input channels", info);
+    Set<Long> ids = new HashSet<>();
+    for (InputChannel in : inputs) {
+      // one channel read as two inputs would deliver both inputs' barriers to one of them
+      Checks.checkArgument(
+          ids.add(in.channel()),
+          "%s: channel %s is an input twice: an actor may read one upstream actor once per merge"
+              + " (two scans of one table belong in two fragments)",
+          info,
+          ChannelId.toString(in.channel()));
+    }
     this.info = info;
     this.schema = schema;
     this.inputs = List.copyOf(inputs);

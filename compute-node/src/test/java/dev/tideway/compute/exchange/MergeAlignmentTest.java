@@ -1,6 +1,7 @@
 package dev.tideway.compute.exchange;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tideway.barrier.executor.ExecutorInfo;
 import dev.tideway.barrier.message.Barrier;
@@ -24,6 +25,17 @@ import org.junit.jupiter.api.Test;
 class MergeAlignmentTest {
   private static final int EPOCHS = 30;
   private static final int CAPACITY = 8;
+
+  @Test
+  void aChannelReadAsTwoInputsIsRefusedWhenTheMergeIsBuilt() {
+    LocalChannel ch = new LocalChannel(ChannelId.of(5, 27), CAPACITY);
+    assertThatThrownBy(
+            () ->
+                new MergeExecutor(
+                    new ExecutorInfo(27, 1, "Merge"), TestSource.SCHEMA, List.of(ch, ch)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("is an input twice");
+  }
 
   @Test
   void skewedInputsAlignEveryBarrierAndNoRowCrossesIt() throws Exception {
