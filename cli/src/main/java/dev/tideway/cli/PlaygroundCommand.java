@@ -16,6 +16,7 @@ import picocli.CommandLine.Option;
  */
 @Command(
     name = "playground",
+    mixinStandardHelpOptions = true,
     description = "Run ZooKeeper, meta, a compute node and a frontend in one process.")
 final class PlaygroundCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

@@ -65,7 +65,10 @@ final class RoleCommands {
     String store;
   }
 
-  @Command(name = "zookeeper", description = "Run a single ZooKeeper server for a local cluster.")
+  @Command(
+      name = "zookeeper",
+      mixinStandardHelpOptions = true,
+      description = "Run a single ZooKeeper server for a local cluster.")
   static final class ZooKeeperCommand implements Callable<Integer> {
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -92,7 +95,10 @@ final class RoleCommands {
     }
   }
 
-  @Command(name = "meta", description = "Run a meta process (leader-elected through ZooKeeper).")
+  @Command(
+      name = "meta",
+      mixinStandardHelpOptions = true,
+      description = "Run a meta process (leader-elected through ZooKeeper).")
   static final class MetaCommand extends Common implements Callable<Integer> {
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -145,7 +151,7 @@ final class RoleCommands {
     }
   }
 
-  @Command(name = "compute", description = "Run a compute node.")
+  @Command(name = "compute", mixinStandardHelpOptions = true, description = "Run a compute node.")
   static final class ComputeCommand extends Common implements Callable<Integer> {
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -179,7 +185,10 @@ final class RoleCommands {
     }
   }
 
-  @Command(name = "frontend", description = "Run a frontend (PostgreSQL protocol).")
+  @Command(
+      name = "frontend",
+      mixinStandardHelpOptions = true,
+      description = "Run a frontend (PostgreSQL protocol).")
   static final class FrontendCommand extends Common implements Callable<Integer> {
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 

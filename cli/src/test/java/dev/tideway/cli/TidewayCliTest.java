@@ -25,6 +25,17 @@ class TidewayCliTest {
   }
 
   @Test
+  void everyRoleAnswersHelpWithItsOptions() {
+    assertThat(run("playground", "--help")).isZero();
+    assertThat(out.toString()).contains("--pg-port").contains("--data-dir");
+    for (String role : new String[] {"zookeeper", "meta", "compute", "frontend"}) {
+      assertThat(run(role, "--help")).as(role).isZero();
+      assertThat(out.toString()).contains("Usage: tideway " + role);
+    }
+    assertThat(err.toString()).doesNotContain("Unknown option");
+  }
+
+  @Test
   void versionPrintsTheBuildVersion() {
     assertThat(run("version")).isZero();
     assertThat(out.toString()).matches("(?s)tideway \\d+\\.\\d+\\.\\d+.*");
