@@ -34,6 +34,7 @@ import java.util.List;
  * @param inputBell the doorbell every {@code Merge} leaf of the actor rings when it polls instead
  *     of blocking, and that a multi-input executor (a join) waits on when no input has a message;
  *     null when merges block ({@link #inputBellFor})
+ * @param stateCaches the in-memory bounds of stateful executors' caches (the node's config)
  */
 public record ExecutorBuildContext(
     int actorId,
@@ -46,12 +47,14 @@ public record ExecutorBuildContext(
     ProgressSink progressSink,
     StreamPlanNode plan,
     DmlChannels dmlChannels,
-    Doorbell inputBell) {
+    Doorbell inputBell,
+    StateCaches stateCaches) {
   public ExecutorBuildContext {
     Checks.checkNotNull(barrierInbox, "barrier inbox of actor " + actorId);
     Checks.checkNotNull(dmlChannels, "dml channels of actor " + actorId);
     Checks.checkNotNull(clock, "clock");
     Checks.checkNotNull(progressSink, "progress sink of actor " + actorId);
+    Checks.checkNotNull(stateCaches, "state cache bounds of actor " + actorId);
     vnodes = (BitSet) vnodes.clone();
     splits = List.copyOf(splits);
   }
@@ -77,7 +80,8 @@ public record ExecutorBuildContext(
         progressSink,
         null,
         new DmlChannels(),
-        null);
+        null,
+        StateCaches.DEFAULT);
   }
 
   /**

@@ -107,7 +107,8 @@ final class ActorFactory {
             progress,
             spec.plan(),
             dmlChannels,
-            ExecutorBuildContext.inputBellFor(spec.plan()));
+            ExecutorBuildContext.inputBellFor(spec.plan()),
+            config.stateCaches());
     List<AutoCloseable> resources = new ArrayList<>();
     Executor chain = buildNode(ctx, spec, spec.plan(), actorNodes, resources);
     List<Dispatcher> ds = new ArrayList<>();

@@ -2,6 +2,7 @@ package dev.tideway.compute.node;
 
 import com.typesafe.config.Config;
 import dev.tideway.common.check.Checks;
+import dev.tideway.compute.actor.StateCaches;
 
 /**
  * The node's settings, read from {@code tideway.compute} (defaults in this module's {@code
@@ -20,6 +21,7 @@ import dev.tideway.common.check.Checks;
  * @param batchRows rows after which a remote frame is sent without waiting for a barrier
  * @param stallTimeoutMs how long a producer waits for credit before failing the channel
  * @param joinTimeoutMs how long to wait for the node to become Up in the cluster
+ * @param stateCaches in-memory bounds of the stateful executors' caches ({@code state.*})
  */
 public record ComputeNodeConfig(
     int nodeId,
@@ -33,7 +35,8 @@ public record ComputeNodeConfig(
     int creditWindow,
     int batchRows,
     long stallTimeoutMs,
-    long joinTimeoutMs) {
+    long joinTimeoutMs,
+    StateCaches stateCaches) {
   public ComputeNodeConfig {
     Checks.checkArgument(
         channelCapacity >= 1, "channel-capacity must be >= 1, got %s", channelCapacity);
@@ -64,6 +67,7 @@ public record ComputeNodeConfig(
         c.getInt("exchange.credit-window"),
         c.getInt("exchange.batch-rows"),
         c.getDuration("exchange.stall-timeout").toMillis(),
-        c.getDuration("join-timeout").toMillis());
+        c.getDuration("join-timeout").toMillis(),
+        new StateCaches(c.getInt("state.agg-cache-groups"), c.getLong("state.join-cache-units")));
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tideway.common.config.TidewayConfig;
+import dev.tideway.compute.actor.StateCaches;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -17,6 +18,26 @@ class ComputeNodeConfigTest {
     assertThat(c.zookeeper()).isEqualTo("127.0.0.1:2181");
     assertThat(c.creditWindow()).isEqualTo(32);
     assertThat(c.channelCapacity()).isEqualTo(16);
+    assertThat(c.stateCaches()).isEqualTo(StateCaches.DEFAULT);
+  }
+
+  @Test
+  void stateCacheBoundsComeFromTheEnvironmentAndABadOneNamesItsKey() {
+    TidewayConfig cfg =
+        TidewayConfig.loader()
+            .environment(
+                Map.of(
+                    "TIDEWAY_COMPUTE_STATE_AGG_CACHE_GROUPS", "1000000",
+                    "TIDEWAY_COMPUTE_STATE_JOIN_CACHE_UNITS", "4000000"))
+            .load();
+    assertThat(ComputeNodeConfig.from(cfg.underlying()).stateCaches())
+        .isEqualTo(new StateCaches(1_000_000, 4_000_000));
+    TidewayConfig bad =
+        TidewayConfig.loader()
+            .environment(Map.of("TIDEWAY_COMPUTE_STATE_AGG_CACHE_GROUPS", "0"))
+            .load();
+    assertThatThrownBy(() -> ComputeNodeConfig.from(bad.underlying()))
+        .hasMessageContaining("tideway.compute.state.agg-cache-groups must be > 0, got 0");
   }
 
   @Test

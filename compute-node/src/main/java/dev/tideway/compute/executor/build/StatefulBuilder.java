@@ -7,6 +7,7 @@ import dev.tideway.common.plan.StreamPlanNode;
 import dev.tideway.compute.actor.Doorbell;
 import dev.tideway.compute.actor.ExecutorBuildContext;
 import dev.tideway.compute.actor.ExecutorBuilder;
+import dev.tideway.compute.actor.StateCaches;
 import dev.tideway.compute.executor.HashAggExecutor;
 import dev.tideway.compute.executor.HashJoinExecutor;
 import dev.tideway.compute.executor.MaterializeExecutor;
@@ -18,16 +19,11 @@ import java.util.Set;
 /**
  * Builds the operators that keep state: {@code HashAgg}, {@code HashJoin} and {@code Materialize},
  * their tables opened on the context's state store ({@link StateTables} encodings). HashAgg's group
- * cache holds {@link #AGG_CACHE_GROUPS} groups, each HashJoin side's key cache {@link
- * #JOIN_CACHE_UNITS} keys plus rows; both trim their caches at barriers only. Stateless and
- * thread-safe.
+ * cache holds {@link StateCaches#aggGroups} groups, each HashJoin side's key cache {@link
+ * StateCaches#joinUnits} keys plus rows (the context's bounds, from the node's config); both trim
+ * their caches at barriers only. Stateless and thread-safe.
  */
 public final class StatefulBuilder implements ExecutorBuilder {
-  /** Groups a HashAgg keeps decoded in memory before evicting clean ones. */
-  public static final int AGG_CACHE_GROUPS = 65_536;
-
-  /** Keys plus rows each HashJoin side keeps in memory before evicting least recently used keys. */
-  public static final long JOIN_CACHE_UNITS = HashJoinExecutor.DEFAULT_CACHE_UNITS;
 
   @Override
   public Set<Class<? extends StreamNode>> nodeKinds() {
@@ -47,7 +43,7 @@ public final class StatefulBuilder implements ExecutorBuilder {
     var info = ctx.infoOf(node);
     StreamNode body = node.node();
     if (body instanceof StreamNode.HashAgg a) {
-      return new HashAggExecutor(info, inputs.get(0), a, store, AGG_CACHE_GROUPS);
+      return new HashAggExecutor(info, inputs.get(0), a, store, ctx.stateCaches().aggGroups());
     }
     if (body instanceof StreamNode.HashJoin j) {
       return new HashJoinExecutor(
@@ -56,7 +52,7 @@ public final class StatefulBuilder implements ExecutorBuilder {
           inputs.get(1),
           j,
           store,
-          JOIN_CACHE_UNITS,
+          ctx.stateCaches().joinUnits(),
           HashJoinExecutor.DEFAULT_FILTER_BITS,
           awaitInput(ctx.inputBell()));
     }

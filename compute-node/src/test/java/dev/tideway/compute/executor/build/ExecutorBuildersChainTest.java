@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tideway.barrier.executor.Executor;
+import dev.tideway.barrier.message.Message;
 import dev.tideway.common.plan.AggCall;
 import dev.tideway.common.plan.AggKind;
 import dev.tideway.common.plan.ColumnDesc;
@@ -21,6 +22,8 @@ import dev.tideway.compute.actor.BarrierInbox;
 import dev.tideway.compute.actor.ExecutorBuildContext;
 import dev.tideway.compute.actor.ExecutorBuilder;
 import dev.tideway.compute.actor.ExecutorBuilders;
+import dev.tideway.compute.actor.StateCaches;
+import dev.tideway.compute.executor.HashAggExecutor;
 import dev.tideway.compute.testing.Drain;
 import dev.tideway.compute.testing.MockSource;
 import dev.tideway.storage.api.Epochs;
@@ -147,6 +150,42 @@ class ExecutorBuildersChainTest {
                   U- 2 1 21
                   U+ 2 2 32
                   """));
+    }
+  }
+
+  @Test
+  void aHashAggKeepsNoMoreGroupsThanTheNodesConfiguredBound() {
+    try (Storage store = StateStores.open("memory://", StorageOptions.defaults())) {
+      MockSource src = MockSource.of("bigint", "bigint");
+      StringBuilder rows = new StringBuilder();
+      for (int k = 0; k < 100; k++) {
+        rows.append("+ ").append(k).append(" 50\n");
+      }
+      src.pushBarrier(Epochs.of(1)).pushChunk(rows.toString()).pushBarrier(Epochs.of(2));
+      ExecutorBuildContext base = ctx(store);
+      ExecutorBuildContext bounded =
+          new ExecutorBuildContext(
+              base.actorId(),
+              base.fragmentId(),
+              base.vnodes(),
+              base.barrierInbox(),
+              base.splits(),
+              base.clock(),
+              base.stateStore(),
+              base.progressSink(),
+              null,
+              base.dmlChannels(),
+              null,
+              new StateCaches(8, 100));
+      StreamPlanNode agg = plan().inputs().get(0);
+      HashAggExecutor e = (HashAggExecutor) new StatefulBuilder().build(bounded, agg, List.of(src));
+      long emitted =
+          Drain.all(e).stream()
+              .filter(m -> m instanceof Message.Chunk)
+              .mapToLong(m -> ((Message.Chunk) m).chunk().cardinality())
+              .sum();
+      assertThat(emitted).as("all 100 groups are emitted").isEqualTo(100);
+      assertThat(e.cachedGroups()).isLessThanOrEqualTo(8);
     }
   }
 
