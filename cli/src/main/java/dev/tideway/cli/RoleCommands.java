@@ -162,6 +162,13 @@ final class RoleCommands {
     int port;
 
     @Option(
+        names = "--http-port",
+        defaultValue = "5692",
+        description =
+            "/metrics port (0: any free port, -1: off); each node on a host needs its own")
+    int httpPort;
+
+    @Option(
         names = "--parallelism",
         defaultValue = "0",
         description = "actors per fragment this node takes (0 = its cores)")
@@ -174,7 +181,8 @@ final class RoleCommands {
       try {
         p =
             ComputeProcess.start(
-                new ComputeProcess.Options(zookeeper, clusterId, nodeId, host, port, store, c),
+                new ComputeProcess.Options(
+                    zookeeper, clusterId, nodeId, host, port, store, c, httpPort),
                 Clock.system());
       } catch (Exception e) {
         return failed(spec, "compute", e);

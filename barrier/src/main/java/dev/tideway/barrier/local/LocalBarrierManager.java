@@ -279,12 +279,14 @@ public final class LocalBarrierManager<S> implements ProgressSink {
 
   /**
    * Recovery: drops every in-flight epoch and per-actor pairing; the next barrier is meta's INITIAL
-   * barrier of {@code newGeneration}.
+   * barrier of {@code newGeneration}. A reset to the current generation again is allowed: meta
+   * retries a recovery in the same generation when another node failed its reset, and the nodes
+   * that had already answered must take the retry.
    */
   public void reset(long newGeneration) {
     Checks.checkArgument(
-        newGeneration > generation,
-        "node %s: reset to generation %s, not above %s",
+        newGeneration >= generation,
+        "node %s: reset to generation %s, below %s",
         nodeId,
         newGeneration,
         generation);

@@ -136,4 +136,24 @@ class LocalBarrierManagerTest {
     assertThat(env.completed).extracting(c -> c.epoch().curr()).containsExactly(7L);
     assertThat(env.completed.get(0).generation()).isEqualTo(1);
   }
+
+  @Test
+  void aRetriedResetInTheSameGenerationIsTakenAndAnOlderOneRefused() {
+    lbm.reset(1);
+    lbm.inject(inject(2, 1, BarrierKind.CHECKPOINT));
+    // another node failed its reset: meta retries the recovery in the same generation
+    lbm.reset(1);
+    lbm.inject(
+        new InjectBarrier(
+            1,
+            1,
+            Barrier.of(new EpochPair(7, 1), BarrierKind.INITIAL),
+            new int[] {10},
+            new int[] {10, 11},
+            new int[0]));
+    lbm.collect(10, new EpochPair(7, 1));
+    lbm.collect(11, new EpochPair(7, 1));
+    assertThat(env.completed).extracting(c -> c.epoch().curr()).containsExactly(7L);
+    assertThatThrownBy(() -> lbm.reset(0)).hasMessageContaining("reset to generation 0, below 1");
+  }
 }

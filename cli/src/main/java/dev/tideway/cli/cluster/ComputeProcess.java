@@ -30,7 +30,23 @@ public final class ComputeProcess implements AutoCloseable {
       String host,
       int pekkoPort,
       String storeUrl,
-      int cores) {}
+      int cores,
+      int httpPort) {
+    /** Metrics on the configured port ({@code tideway.compute.http-port}, 5692 by default). */
+    public Options(
+        String zookeeper,
+        String clusterId,
+        int nodeId,
+        String host,
+        int pekkoPort,
+        String storeUrl,
+        int cores) {
+      this(zookeeper, clusterId, nodeId, host, pekkoPort, storeUrl, cores, DEFAULT_HTTP_PORT);
+    }
+  }
+
+  /** {@link Options#httpPort} meaning "as configured". */
+  public static final int DEFAULT_HTTP_PORT = Integer.MIN_VALUE;
 
   private final Deque<AutoCloseable> closers = new ArrayDeque<>();
   private ComputeNode node;
@@ -63,7 +79,9 @@ public final class ComputeProcess implements AutoCloseable {
                         + o.pekkoPort()
                         + "\", zookeeper = \""
                         + o.zookeeper()
-                        + "\" }")
+                        + "\""
+                        + (o.httpPort() == DEFAULT_HTTP_PORT ? "" : ", http-port = " + o.httpPort())
+                        + " }")
                 .withFallback(ConfigFactory.load()),
             ExecutorBuilders.discover(),
             clock,

@@ -148,7 +148,10 @@ public final class PekkoComputeClient implements ComputeClient {
     for (String node : nodes) {
       acks.add(
           bridge.request(
-              node, id -> new ComputeCommand.ResetForRecovery(id, generation, bridge.replyTo())));
+              node,
+              id ->
+                  new ComputeCommand.ResetForRecovery(
+                      id, generation, committedEpoch, bridge.replyTo())));
     }
     join(allAcked(acks, "reset for recovery"));
     join(buildAll(new ActorPlans(catalog, codec).all()));

@@ -121,9 +121,11 @@ public sealed interface ComputeCommand {
 
   /**
    * Recovery: drop every actor and channel and forget in-flight epochs; the next barrier is the
-   * INITIAL barrier of {@code generation}.
+   * INITIAL barrier of {@code generation}. The node answers once its state store reads at {@code
+   * committedEpoch} (the epoch the cluster resets to): the rebuilt actors read their state there.
    */
-  record ResetForRecovery(long requestId, long generation, ActorRef<ComputeEvent> replyTo)
+  record ResetForRecovery(
+      long requestId, long generation, long committedEpoch, ActorRef<ComputeEvent> replyTo)
       implements FromMeta {}
 
   /** An actor collected a barrier (from its thread). */

@@ -42,6 +42,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
@@ -72,6 +73,13 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
   static final String NAME = "compute";
 
   private static final Logger LOG = LoggerFactory.getLogger(ComputeControl.class);
+
+  /** The last generation this node reported it was never reset to (one report per generation). */
+  private long missedGeneration = -1;
+
+  /** How long a reset waits for the state store to read at the epoch the cluster resets to. */
+  static final long RESET_CATCH_UP_MS = 10_000;
+
   private static final long DROP_JOIN_MS = 5_000;
 
   /** The actor id a failed sync is reported under (no actor failed; the node's store did). */
@@ -343,6 +351,26 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
 
   private Behavior<ComputeCommand> onInject(Inject cmd) {
     meta = cmd.replyTo();
+    long g = cmd.inject().generation();
+    if (g > barriers.generation()) {
+      // This node missed the reset that started generation g (it joined the cluster after it),
+      // so it cannot take part: say so in g's terms, or meta drops the report as stale and waits
+      // out a whole collect timeout before it recovers and resets this node too.
+      if (missedGeneration != g) {
+        missedGeneration = g;
+        LOG.warn(
+            "node {}: barrier of generation {} before any reset to it; asking for one", nodeId, g);
+        meta.tell(
+            new ComputeEvent.Failed(
+                new dev.tideway.barrier.control.NodeFailure(
+                    nodeId,
+                    g,
+                    SYNC_ACTOR_ID,
+                    "node " + nodeId + " was not reset to generation " + g + " (it joined later)",
+                    List.of(cmd.inject().barrier().curr()))));
+      }
+      return this;
+    }
     injectedAtNanos.put(cmd.inject().barrier().curr(), clock.nanoTime());
     barriers.inject(cmd.inject());
     injectedCurr = cmd.inject().barrier().curr();
@@ -381,6 +409,11 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
     peerActorNodes.clear();
     if (store != null) {
       store.clearUncommitted();
+      String behind = awaitCommitted(cmd.committedEpoch());
+      if (behind != null) {
+        cmd.replyTo().tell(new ComputeEvent.CommandFailed(nodeId, cmd.requestId(), behind));
+        return this;
+      }
     }
     barriers.reset(cmd.generation());
     early.clear();
@@ -389,6 +422,42 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
     syncStartedNanos.clear();
     cmd.replyTo().tell(new ComputeEvent.Ack(nodeId, cmd.requestId()));
     return this;
+  }
+
+  /**
+   * Refreshes the store until it reads at {@code epoch}, or null; else why not. A follower store
+   * sees the meta leader's commits only on its next refresh, and the node clears what it wrote and
+   * synced itself: the rebuilt actors would read their state from an older version, and a HashAgg
+   * that reads an old count and adds to it loses the epochs in between for good (found with two
+   * compute nodes, one killed mid-backfill: the actors moved to the other node read stale groups).
+   */
+  private String awaitCommitted(long epoch) {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RESET_CATCH_UP_MS);
+    while (true) {
+      try {
+        if (store.refresh(0) >= epoch) {
+          return null;
+        }
+      } catch (RuntimeException e) {
+        LOG.warn(
+            "node {}: refreshing the state store for a reset failed: {}", nodeId, e.toString());
+      }
+      if (System.nanoTime() > deadline) {
+        return "reset: the state store has committed "
+            + store.committedEpoch()
+            + ", below the epoch "
+            + epoch
+            + " the cluster resets to, after "
+            + RESET_CATCH_UP_MS
+            + " ms";
+      }
+      try {
+        Thread.sleep(10);
+      } catch (InterruptedException ie) {
+        Thread.currentThread().interrupt();
+        return "reset: interrupted while the state store caught up";
+      }
+    }
   }
 
   private Behavior<ComputeCommand> onCollected(ActorCollected e) {

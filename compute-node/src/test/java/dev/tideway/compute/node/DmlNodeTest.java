@@ -258,10 +258,10 @@ class DmlNodeTest {
     cluster.generation++;
     cluster.controlA.tell(
         new ComputeCommand.ResetForRecovery(
-            cluster.nextRequestId(), cluster.generation, cluster.meta));
+            cluster.nextRequestId(), cluster.generation, 0, cluster.meta));
     cluster.controlB.tell(
         new ComputeCommand.ResetForRecovery(
-            cluster.nextRequestId(), cluster.generation, cluster.meta));
+            cluster.nextRequestId(), cluster.generation, 0, cluster.meta));
     List<ComputeEvent> seen = new ArrayList<>();
     while (seen.stream().filter(e -> e instanceof ComputeEvent.Ack).count() < 2
         || seen.stream().noneMatch(e -> e instanceof ComputeEvent.CommandFailed)) {

@@ -106,8 +106,8 @@ final class TwoNodeCluster implements AutoCloseable {
   void reset() throws InterruptedException {
     generation++;
     epochBase += 100;
-    controlA.tell(new ComputeCommand.ResetForRecovery(nextRequestId(), generation, meta));
-    controlB.tell(new ComputeCommand.ResetForRecovery(nextRequestId(), generation, meta));
+    controlA.tell(new ComputeCommand.ResetForRecovery(nextRequestId(), generation, 0, meta));
+    controlB.tell(new ComputeCommand.ResetForRecovery(nextRequestId(), generation, 0, meta));
     int acks = 0;
     while (acks < 2) {
       if (take() instanceof ComputeEvent.Ack) {

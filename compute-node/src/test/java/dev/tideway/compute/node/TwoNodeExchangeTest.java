@@ -153,6 +153,27 @@ class TwoNodeExchangeTest {
   }
 
   @Test
+  void aNodeThatMissedTheResetToAGenerationAsksForOneInThatGeneration() throws Exception {
+    // meta moved on to a generation it never reset node 1 to (node 1 joined after that reset):
+    // node 1 must report in the new generation's terms, or meta drops it as stale
+    long missed = generation + 1;
+    Barrier b = barrier(epochBase, 1);
+    for (int i = 0; i < 3; i++) {
+      cluster.controlA.tell(
+          new ComputeCommand.Inject(
+              new InjectBarrier(1, missed, b, new int[] {1}, new int[] {1}, new int[0]),
+              cluster.meta));
+    }
+    ComputeEvent e = cluster.take();
+    assertThat(e).isInstanceOf(ComputeEvent.Failed.class);
+    var f = ((ComputeEvent.Failed) e).failure();
+    assertThat(f.nodeId()).isEqualTo(1);
+    assertThat(f.generation()).isEqualTo(missed);
+    assertThat(f.reason()).contains("was not reset to generation " + missed);
+    assertThat(cluster.poll(300)).as("one report per generation").isNull();
+  }
+
+  @Test
   void aCrashedActorIsReportedWithItsIdAndTheInFlightEpochFails() throws Exception {
     build(2, 10);
     inject(generation, barrier(epochBase, 1));

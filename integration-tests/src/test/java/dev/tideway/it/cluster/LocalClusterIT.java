@@ -31,7 +31,11 @@ import org.junit.jupiter.api.io.TempDir;
  * standby must take over, the job's progress must never go backwards, and the view must end equal
  * to a batch recomputation of its query. Then a second view's backfill survives three kills of a
  * compute node (each restarted on its address): it resumes from its persisted positions and ends
- * exact.
+ * exact. Each compute node gets its own metrics port: with the default one, the second node failed
+ * to start and this test ran on one compute node without noticing (it now checks both run). On two
+ * nodes it found that a node read its state from a version older than the epoch the cluster reset
+ * to (a HashAgg then lost rows), and that a node joining after a reset stalled barriers for a
+ * collect timeout.
  */
 class LocalClusterIT {
   /** The meta processes' election session: a crashed leader is replaced within about this long. */
@@ -92,7 +96,9 @@ class LocalClusterIT {
         "--parallelism",
         "1",
         "--port",
-        "" + port);
+        "" + port,
+        "--http-port",
+        "" + PlaygroundIT.freePort());
   }
 
   private String get(int port, String path) {
@@ -204,6 +210,14 @@ class LocalClusterIT {
     try (Connection c = connectWithin(pg, 180_000);
         Statement st = c.createStatement()) {
       executeWithin(st, "CREATE TABLE t (k INT PRIMARY KEY, v INT)", 120_000);
+      long registeredBy = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (computeNodesRegistered(metaHttp) < 2 && System.nanoTime() < registeredBy) {
+        TimeUnit.MILLISECONDS.sleep(200);
+      }
+      assertThat(computeNodesRegistered(metaHttp)).as("compute nodes registered").isEqualTo(2);
+      for (int i = 1; i <= 2; i++) {
+        assertThat(processes.get("compute-" + i).isAlive()).as("compute-%s runs", i).isTrue();
+      }
       st.execute("INSERT INTO t SELECT x, x * 7 FROM generate_series(1, 20000) AS x");
       st.execute("FLUSH");
       assertThat(rows(st, "SELECT count(*) FROM t")).containsExactly("20000");
@@ -292,6 +306,15 @@ class LocalClusterIT {
       assertThat(rows(st, "SELECT * FROM mv")).isEqualTo(rows(st, agg));
       assertThat(rows(st, "SELECT * FROM mv2")).isEqualTo(rows(st, agg2));
     }
+  }
+
+  /** Compute nodes in the cluster as either meta's {@code /api/cluster} lists them. */
+  private int computeNodesRegistered(int[] metaHttp) {
+    int most = 0;
+    for (int port : metaHttp) {
+      most = Math.max(most, get(port, "/api/cluster").split("\"compute\"", -1).length - 1);
+    }
+    return most;
   }
 
   /** "56.12% (561200/1000000)" → 0.5612; anything unparsable is 0. */
