@@ -163,10 +163,10 @@ final class RoleCommands {
 
     @Option(
         names = "--http-port",
-        defaultValue = "5692",
         description =
-            "/metrics port (0: any free port, -1: off); each node on a host needs its own")
-    int httpPort;
+            "/metrics port (default: tideway.compute.http-port, 5692; 0: any free port, -1: off);"
+                + " each node on a host needs its own")
+    Integer httpPort;
 
     @Option(
         names = "--parallelism",
@@ -182,7 +182,14 @@ final class RoleCommands {
         p =
             ComputeProcess.start(
                 new ComputeProcess.Options(
-                    zookeeper, clusterId, nodeId, host, port, store, c, httpPort),
+                    zookeeper,
+                    clusterId,
+                    nodeId,
+                    host,
+                    port,
+                    store,
+                    c,
+                    httpPort == null ? ComputeProcess.DEFAULT_HTTP_PORT : httpPort),
                 Clock.system());
       } catch (Exception e) {
         return failed(spec, "compute", e);

@@ -50,8 +50,28 @@ public final class MetaServer implements MetaView, AutoCloseable {
   private final NodeRegistry registry;
   private final DdlService ddl;
 
-  /** How long a leader that resigned stays out of the election (a standby may win it meanwhile). */
+  /**
+   * How long a leader that resigned stays out of the election (a standby may win it meanwhile): 1
+   * s, doubled for each resignation less than a minute after the previous one, up to a minute, so a
+   * lone meta process over a store that keeps failing retries slowly instead of every second.
+   */
   static final long RESIGN_REJOIN_MS = 1_000;
+
+  static final long RESIGN_REJOIN_MAX_MS = 60_000;
+
+  private final Clock clock;
+  private long lastResignMs;
+  private long rejoinDelayMs = RESIGN_REJOIN_MS;
+
+  private synchronized long rejoinDelayMs() {
+    long now = clock.currentTimeMillis();
+    rejoinDelayMs =
+        now - lastResignMs < RESIGN_REJOIN_MAX_MS
+            ? Math.min(RESIGN_REJOIN_MAX_MS, rejoinDelayMs * 2)
+            : RESIGN_REJOIN_MS;
+    lastResignMs = now;
+    return rejoinDelayMs;
+  }
 
   private final LeaderElector elector;
   private final MetaMetrics metrics;
@@ -64,6 +84,7 @@ public final class MetaServer implements MetaView, AutoCloseable {
       MetaConfig config, PlanCodec codec, Clock clock, BarrierRunner.Wiring<?> barrierWiring)
       throws Exception {
     this.config = config;
+    this.clock = clock;
     this.client =
         CuratorFrameworkFactory.newClient(
             config.zookeeper(),
@@ -112,7 +133,7 @@ public final class MetaServer implements MetaView, AutoCloseable {
     if (barrier != null) {
       // a halted loop's state is ahead of what is durable: give the term up so that a new one
       // (another process's, or this one's after rejoining) starts from ZooKeeper and storage
-      barrier.onHalt((term, reason) -> elector.resign(term, reason, RESIGN_REJOIN_MS));
+      barrier.onHalt((term, reason) -> elector.resign(term, reason, rejoinDelayMs()));
     }
     elector.start();
   }

@@ -1,6 +1,7 @@
 package dev.tideway.cli.cluster;
 
 import com.typesafe.config.ConfigFactory;
+import dev.tideway.common.config.TidewayConfig;
 import dev.tideway.common.time.Clock;
 import dev.tideway.compute.actor.ExecutorBuilders;
 import dev.tideway.compute.node.ComputeNode;
@@ -82,7 +83,9 @@ public final class ComputeProcess implements AutoCloseable {
                         + "\""
                         + (o.httpPort() == DEFAULT_HTTP_PORT ? "" : ", http-port = " + o.httpPort())
                         + " }")
-                .withFallback(ConfigFactory.load()),
+                // TidewayConfig: the node's config file (TIDEWAY_CONFIG) and TIDEWAY_COMPUTE_*
+                // environment twins, as reference.conf documents
+                .withFallback(TidewayConfig.loader().load().underlying()),
             ExecutorBuilders.discover(),
             clock,
             storage);

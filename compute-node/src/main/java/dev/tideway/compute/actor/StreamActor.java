@@ -43,6 +43,7 @@ public final class StreamActor {
     DROPPED
   }
 
+  private final Doorbell inputBell;
   private final int actorId;
   private final Executor root;
   private final ActorReporter reporter;
@@ -56,7 +57,7 @@ public final class StreamActor {
    * @param root the chain's root; wrapped in {@link CheckedExecutor} here if it is not already
    */
   public StreamActor(int actorId, Executor root, ActorReporter reporter) {
-    this(actorId, root, reporter, List.of());
+    this(actorId, root, reporter, List.of(), null);
   }
 
   /**
@@ -65,6 +66,22 @@ public final class StreamActor {
    */
   public StreamActor(
       int actorId, Executor root, ActorReporter reporter, List<AutoCloseable> resources) {
+    this(actorId, root, reporter, resources, null);
+  }
+
+  /**
+   * @param inputBell the doorbell the chain's merges share (they poll: {@link
+   *     ExecutorBuildContext#inputBell}); a null from the chain then means "no input now", and the
+   *     actor waits on it for the next message instead of ending. Null for a chain whose only merge
+   *     blocks or that has none (a null then ends the actor: finite test and benchmark chains).
+   */
+  public StreamActor(
+      int actorId,
+      Executor root,
+      ActorReporter reporter,
+      List<AutoCloseable> resources,
+      Doorbell inputBell) {
+    this.inputBell = inputBell;
     this.actorId = actorId;
     this.root = CheckedExecutor.wrap(root);
     this.reporter = reporter;
@@ -113,6 +130,10 @@ public final class StreamActor {
         FailPoints.hit(FAIL_BEFORE_NEXT);
         Message m = root.next();
         if (m == null) {
+          if (inputBell != null) {
+            inputBell.await(Doorbell.WAIT_MS); // every executor of the chain passed "nothing now"
+            continue;
+          }
           finish(Status.ENDED);
           return;
         }

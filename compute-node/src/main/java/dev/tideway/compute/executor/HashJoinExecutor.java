@@ -52,13 +52,15 @@ import java.util.List;
  *
  * <p>Barriers: inputs are pulled alternately; once a side delivers its barrier, only the other is
  * pulled until it delivers the same epoch's; then both tables seal the epoch and the barrier is
- * emitted. The first barrier of each side initialises the tables. A null from one side ("nothing
- * now") makes the join try the other. When every side it may pull returned null in a row, a join
- * given an input wait (its inputs are merges polling over the actor's shared doorbell) waits for
- * the next message on any of them and goes on; without one it returns null. Blocking inputs are not
- * enough when one upstream actor feeds both sides through bounded channels (a self-join, or a table
- * joined with an aggregate of itself): a join blocked on the quiet side would let the busy side's
- * channel fill, which blocks the upstream before it sends what the quiet side waits for.
+ * emitted. The first barrier of each side initialises the tables. A null from one side makes the
+ * join try the other; it returns null only when every side it may pull returned null in a row. In a
+ * node its inputs are merges polling over the actor's shared doorbell, and the actor waits on that
+ * doorbell when its chain returns null ({@link dev.tideway.compute.actor.StreamActor}), so an outer
+ * join over an inner one still reads its other input while the inner one has nothing. Blocking
+ * inputs are not enough when one upstream actor feeds both sides through bounded channels (a
+ * self-join, or a table joined with an aggregate of itself): a join blocked on the quiet side would
+ * let the busy side's channel fill, which blocks the upstream before it sends what the quiet side
+ * waits for.
  *
  * <p>State layout per side (the plan's table descs give the table ids): the side's columns then
  * {@code multiplicity bigint}; pk = join key columns, then every column, all ascending. A side
@@ -77,9 +79,6 @@ public final class HashJoinExecutor implements Executor {
 
   /** The condition's column-to-column comparisons, checked before a joined row is built. */
   private final JoinPrefilter prefilter;
-
-  /** Waits for a message on any input (null: return null when no input has one). */
-  private final Runnable awaitInput;
 
   private boolean started;
   private int turn;
@@ -117,13 +116,12 @@ public final class HashJoinExecutor implements Executor {
       Executor right,
       StreamNode.HashJoin plan,
       StateStore store) {
-    this(info, left, right, plan, store, DEFAULT_CACHE_UNITS, DEFAULT_FILTER_BITS, null);
+    this(info, left, right, plan, store, DEFAULT_CACHE_UNITS, DEFAULT_FILTER_BITS);
   }
 
   /**
    * A join whose sides each cache up to {@code cacheUnits} keys plus rows and keep a key filter of
-   * {@code 2^filterBits} bits. {@code awaitInput}, when not null, waits (boundedly) for a message
-   * on any input; the join calls it instead of returning null when no input has one.
+   * {@code 2^filterBits} bits.
    */
   public HashJoinExecutor(
       ExecutorInfo info,
@@ -132,8 +130,7 @@ public final class HashJoinExecutor implements Executor {
       StreamNode.HashJoin plan,
       StateStore store,
       long cacheUnits,
-      int filterBits,
-      Runnable awaitInput) {
+      int filterBits) {
     Checks.checkArgument(
         plan.joinType() == JoinType.INNER,
         "%s: only inner joins are supported, got %s",
@@ -142,7 +139,6 @@ public final class HashJoinExecutor implements Executor {
     plan.checkSchemas(
         List.of(left.schema(), right.schema()), concat(left.schema(), right.schema()));
     this.info = info;
-    this.awaitInput = awaitInput;
     int[] lk = plan.leftKeys().stream().mapToInt(Integer::intValue).toArray();
     int[] rk = plan.rightKeys().stream().mapToInt(Integer::intValue).toArray();
     this.left = side(left, lk, plan.leftTable(), store, cacheUnits, filterBits);
@@ -229,11 +225,7 @@ public final class HashJoinExecutor implements Executor {
         // blocking returns null for "nothing now", so one quiet side must not stall the other)
         int pullable = (left.barrier == null ? 1 : 0) + (right.barrier == null ? 1 : 0);
         if (++idle >= pullable) {
-          if (awaitInput == null) {
-            return null;
-          }
-          awaitInput.run();
-          idle = 0;
+          return null;
         }
         continue;
       }

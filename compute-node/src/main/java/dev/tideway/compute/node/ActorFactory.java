@@ -11,6 +11,7 @@ import dev.tideway.common.plan.StreamPlanNode;
 import dev.tideway.common.time.Clock;
 import dev.tideway.common.types.Schema;
 import dev.tideway.compute.actor.BarrierInbox;
+import dev.tideway.compute.actor.Doorbell;
 import dev.tideway.compute.actor.ExecutorBuildContext;
 import dev.tideway.compute.actor.ExecutorBuilders;
 import dev.tideway.compute.exchange.BroadcastDispatcher;
@@ -66,7 +67,12 @@ final class ActorFactory {
    * A built chain: its checked root, its dispatcher, and the executors holding resources (closed by
    * the actor thread when it exits).
    */
-  record Built(Executor root, DispatchExecutor dispatch, List<AutoCloseable> resources) {}
+  /** A built actor chain; {@code inputBell} is its merges' shared doorbell, or null. */
+  record Built(
+      Executor root,
+      DispatchExecutor dispatch,
+      List<AutoCloseable> resources,
+      Doorbell inputBell) {}
 
   ActorFactory(
       ComputeNodeConfig config,
@@ -119,7 +125,7 @@ final class ActorFactory {
     DispatchExecutor dispatch =
         new DispatchExecutor(
             info, metrics.countIn(chain, info.name()), ds, registry::removeChannel);
-    return new Built(CheckedExecutor.wrap(dispatch), dispatch, resources);
+    return new Built(CheckedExecutor.wrap(dispatch), dispatch, resources, ctx.inputBell());
   }
 
   /**

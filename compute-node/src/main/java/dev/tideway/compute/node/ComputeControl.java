@@ -221,7 +221,8 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
       for (ActorSpec spec : cmd.actors()) {
         BarrierInbox inbox = new BarrierInbox(spec.actorId());
         ActorFactory.Built b = factory.build(spec, inbox, cmd.actorNodes(), progressSink());
-        StreamActor a = new StreamActor(spec.actorId(), b.root(), reporter(), b.resources());
+        StreamActor a =
+            new StreamActor(spec.actorId(), b.root(), reporter(), b.resources(), b.inputBell());
         inboxes.put(spec.actorId(), inbox);
         actors.put(spec.actorId(), a);
         dispatches.put(spec.actorId(), b.dispatch());
@@ -432,17 +433,19 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
    * compute nodes, one killed mid-backfill: the actors moved to the other node read stale groups).
    */
   private String awaitCommitted(long epoch) {
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RESET_CATCH_UP_MS);
+    long deadline = clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RESET_CATCH_UP_MS);
     while (true) {
       try {
-        if (store.refresh(0) >= epoch) {
+        // a store that already reads there (the one the meta process commits to, in one process)
+        // is not refreshed: only followers catch up
+        if (store.committedEpoch() >= epoch || store.refresh(0) >= epoch) {
           return null;
         }
       } catch (RuntimeException e) {
         LOG.warn(
             "node {}: refreshing the state store for a reset failed: {}", nodeId, e.toString());
       }
-      if (System.nanoTime() > deadline) {
+      if (clock.nanoTime() > deadline) {
         return "reset: the state store has committed "
             + store.committedEpoch()
             + ", below the epoch "
@@ -452,7 +455,7 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
             + " ms";
       }
       try {
-        Thread.sleep(10);
+        clock.sleepMillis(10);
       } catch (InterruptedException ie) {
         Thread.currentThread().interrupt();
         return "reset: interrupted while the state store caught up";

@@ -112,7 +112,7 @@ class HashJoinExecutorTest {
             HashAggExecutorTest.table(20, true),
             HashAggExecutorTest.table(21));
     try (Storage store = StateStores.open("memory://", StorageOptions.defaults())) {
-      return pretty(Drain.all(new HashJoinExecutor(INFO, l, r, plan, store, 1, 20, null)));
+      return pretty(Drain.all(new HashJoinExecutor(INFO, l, r, plan, store, 1, 20)));
     }
   }
 

@@ -8,6 +8,8 @@ import dev.tideway.barrier.message.Barrier;
 import dev.tideway.barrier.message.Message;
 import dev.tideway.common.chunk.Op;
 import dev.tideway.common.chunk.StreamChunkBuilder;
+import dev.tideway.common.plan.JoinType;
+import dev.tideway.common.plan.StreamNode;
 import dev.tideway.common.row.Row;
 import dev.tideway.common.types.DataType;
 import dev.tideway.common.types.Schema;
@@ -20,6 +22,7 @@ import dev.tideway.storage.api.StateStores;
 import dev.tideway.storage.api.Storage;
 import dev.tideway.storage.api.StorageOptions;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -68,8 +71,7 @@ class JoinOverMergesTest {
               HashJoinExecutorTest.plan(false),
               store,
               HashJoinExecutor.DEFAULT_CACHE_UNITS,
-              HashJoinExecutor.DEFAULT_FILTER_BITS,
-              () -> bell.await(Doorbell.WAIT_MS));
+              HashJoinExecutor.DEFAULT_FILTER_BITS);
       CompletableFuture<long[]> consumer =
           CompletableFuture.supplyAsync(
               () -> {
@@ -77,7 +79,9 @@ class JoinOverMergesTest {
                 long joined = 0;
                 while (barriers < EPOCHS + 1) {
                   Message m = join.next();
-                  if (m instanceof Barrier) {
+                  if (m == null) {
+                    bell.await(Doorbell.WAIT_MS); // as the actor does (StreamActor)
+                  } else if (m instanceof Barrier) {
                     barriers++;
                   } else if (m instanceof Message.Chunk c) {
                     joined += c.chunk().cardinality();
@@ -89,6 +93,67 @@ class JoinOverMergesTest {
       upstream.get(5, TimeUnit.SECONDS);
       assertThat(out[0]).isEqualTo(EPOCHS + 1);
       assertThat(out[1]).as("each epoch's right row joins its one left row").isEqualTo(EPOCHS);
+    }
+  }
+
+  @Test
+  void anOuterJoinReadsItsOtherInputWhileTheInnerJoinHasNothing() throws Exception {
+    // join2(join1(a, u), g): the upstream fills g with an epoch's rows before it sends the
+    // barriers; a and u stay empty. join1 returns null ("nothing now") and join2 reads g; a join
+    // that waited for its own inputs instead would never let join2 drain g, and the upstream would
+    // block on g before the barriers
+    LocalChannel a = new LocalChannel(ChannelId.of(1, 2), 2);
+    LocalChannel u = new LocalChannel(ChannelId.of(3, 2), 2);
+    LocalChannel g = new LocalChannel(ChannelId.of(4, 2), 2);
+    Doorbell bell = new Doorbell();
+    Executor ma = new MergeExecutor(new ExecutorInfo(2, 1, "Merge"), KV, List.of(a), bell);
+    Executor mu = new MergeExecutor(new ExecutorInfo(2, 2, "Merge"), KV, List.of(u), bell);
+    Executor mg = new MergeExecutor(new ExecutorInfo(2, 3, "Merge"), KV, List.of(g), bell);
+    CompletableFuture<Void> upstream =
+        CompletableFuture.runAsync(
+            () -> {
+              for (int e = 1; e <= EPOCHS + 1; e++) {
+                for (int c = 0; e > 1 && c < CHUNKS_PER_EPOCH; c++) {
+                  g.send(Message.of(rows(Op.INSERT, e * 1000 + c, 3)));
+                }
+                a.send(TestBarriers.barrier(e));
+                u.send(TestBarriers.barrier(e));
+                g.send(TestBarriers.barrier(e));
+              }
+            });
+    try (Storage store = StateStores.open("memory://", StorageOptions.defaults())) {
+      HashJoinExecutor join1 =
+          new HashJoinExecutor(
+              new ExecutorInfo(2, 4, "HashJoin"), ma, mu, HashJoinExecutorTest.plan(false), store);
+      HashJoinExecutor join2 =
+          new HashJoinExecutor(
+              new ExecutorInfo(2, 5, "HashJoin"),
+              join1,
+              mg,
+              new StreamNode.HashJoin(
+                  JoinType.INNER,
+                  List.of(0),
+                  List.of(0),
+                  Optional.empty(),
+                  HashAggExecutorTest.table(22),
+                  HashAggExecutorTest.table(23)),
+              store);
+      CompletableFuture<Long> consumer =
+          CompletableFuture.supplyAsync(
+              () -> {
+                long barriers = 0;
+                while (barriers < EPOCHS + 1) {
+                  Message m = join2.next();
+                  if (m == null) {
+                    bell.await(Doorbell.WAIT_MS); // as the actor does (StreamActor)
+                  } else if (m instanceof Barrier) {
+                    barriers++;
+                  }
+                }
+                return barriers;
+              });
+      assertThat(consumer.get(20, TimeUnit.SECONDS)).isEqualTo(EPOCHS + 1);
+      upstream.get(5, TimeUnit.SECONDS);
     }
   }
 

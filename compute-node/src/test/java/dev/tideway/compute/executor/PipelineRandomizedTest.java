@@ -365,8 +365,7 @@ class PipelineRandomizedTest {
                 plan,
                 store,
                 cacheUnits,
-                filterBits,
-                null));
+                filterBits));
     List<DataType> types = join.schema().types();
     int[] pk = {0, 3};
     List<OrderType> orders = List.of(OrderType.ASC, OrderType.ASC);

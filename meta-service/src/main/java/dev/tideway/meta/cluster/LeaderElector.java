@@ -65,6 +65,11 @@ public final class LeaderElector implements AutoCloseable {
   private LeadershipState state = new Standby();
 
   /**
+   * Set first thing in {@link #close}: a resignation sleeping on the owner thread must not rejoin.
+   */
+  private volatile boolean closing;
+
+  /**
    * @param participantId this process's id in the latch (shown in participants)
    * @param info the address to publish when leading (its epoch is filled in on election)
    */
@@ -142,7 +147,7 @@ public final class LeaderElector implements AutoCloseable {
       LOG.warn("meta {} resigning: closing the leader latch failed", participantId, e);
     }
     sleepQuietly(rejoinAfterMs);
-    if (state instanceof Closed) {
+    if (closing || state instanceof Closed) {
       return;
     }
     try {
@@ -259,6 +264,7 @@ public final class LeaderElector implements AutoCloseable {
   /** Leaves the election; the listener hears {@code onDeposed} first if this process led. */
   @Override
   public void close() throws IOException {
+    closing = true;
     term.set(Optional.empty());
     client.getConnectionStateListenable().removeListener(connectionListener);
     try {

@@ -4,7 +4,6 @@ import dev.tideway.barrier.executor.Executor;
 import dev.tideway.common.check.Checks;
 import dev.tideway.common.plan.StreamNode;
 import dev.tideway.common.plan.StreamPlanNode;
-import dev.tideway.compute.actor.Doorbell;
 import dev.tideway.compute.actor.ExecutorBuildContext;
 import dev.tideway.compute.actor.ExecutorBuilder;
 import dev.tideway.compute.actor.StateCaches;
@@ -53,8 +52,7 @@ public final class StatefulBuilder implements ExecutorBuilder {
           j,
           store,
           ctx.stateCaches().joinUnits(),
-          HashJoinExecutor.DEFAULT_FILTER_BITS,
-          awaitInput(ctx.inputBell()));
+          HashJoinExecutor.DEFAULT_FILTER_BITS);
     }
     if (body instanceof StreamNode.Materialize m) {
       return new MaterializeExecutor(info, inputs.get(0), StateTables.open(store, m.table()));
@@ -65,10 +63,5 @@ public final class StatefulBuilder implements ExecutorBuilder {
             + " (operator "
             + node.operatorId()
             + ")");
-  }
-
-  /** A join's wait for input over the actor's shared doorbell; null when its merges block. */
-  private static Runnable awaitInput(Doorbell bell) {
-    return bell == null ? null : () -> bell.await(Doorbell.WAIT_MS);
   }
 }
