@@ -16,6 +16,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The compute-node core of the barrier protocol.
@@ -310,6 +311,24 @@ public final class LocalBarrierManager<S> implements ProgressSink {
     List<Long> out = new ArrayList<>(inflight.size());
     inflight.forEach(e -> out.add(e.barrier.curr()));
     return out;
+  }
+
+  /**
+   * The oldest in-flight epoch and the actors that have not collected it yet (empty when it waits
+   * for its sync, not for actors); null when nothing is in flight. For diagnostics of a stall.
+   */
+  public Map.Entry<Long, List<Integer>> oldestUncollected() {
+    InflightEpoch<S> e = inflight.peekFirst();
+    if (e == null) {
+      return null;
+    }
+    List<Integer> actors = new ArrayList<>();
+    for (int slot = e.toCollect.nextSetBit(0); slot >= 0; slot = e.toCollect.nextSetBit(slot + 1)) {
+      if (e.expects(slot)) {
+        actors.add(actorOfSlot[slot]);
+      }
+    }
+    return Map.entry(e.barrier.curr(), actors);
   }
 
   /** Why the node failed since the last reset, or null. */

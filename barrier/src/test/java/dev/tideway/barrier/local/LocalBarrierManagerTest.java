@@ -14,6 +14,7 @@ import dev.tideway.barrier.message.BarrierKind;
 import dev.tideway.barrier.progress.CreateMviewProgressReporter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class LocalBarrierManagerTest {
@@ -155,5 +156,19 @@ class LocalBarrierManagerTest {
     lbm.collect(11, new EpochPair(7, 1));
     assertThat(env.completed).extracting(c -> c.epoch().curr()).containsExactly(7L);
     assertThatThrownBy(() -> lbm.reset(0)).hasMessageContaining("reset to generation 0, below 1");
+  }
+
+  @Test
+  void theOldestEpochNamesTheActorsThatHaveNotCollectedIt() {
+    assertThat(lbm.oldestUncollected()).isNull();
+    lbm.inject(inject(2, 1, BarrierKind.CHECKPOINT));
+    lbm.inject(inject(3, 2, BarrierKind.BARRIER));
+    assertThat(lbm.oldestUncollected()).isEqualTo(Map.entry(2L, List.of(10, 11)));
+    lbm.collect(10, new EpochPair(2, 1));
+    assertThat(lbm.oldestUncollected()).isEqualTo(Map.entry(2L, List.of(11)));
+    lbm.collect(11, new EpochPair(2, 1));
+    assertThat(lbm.oldestUncollected())
+        .as("collected, waiting for its sync")
+        .isEqualTo(Map.entry(2L, List.of()));
   }
 }

@@ -93,6 +93,11 @@ public final class StreamActor {
     return actorId;
   }
 
+  /** Where the actor's thread is now (diagnostics of a barrier that does not come through). */
+  public StackTraceElement[] stackTrace() {
+    return thread.getStackTrace();
+  }
+
   public Status status() {
     return status.get();
   }

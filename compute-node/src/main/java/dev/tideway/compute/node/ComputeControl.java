@@ -404,6 +404,7 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
 
   private Behavior<ComputeCommand> onReset(ResetForRecovery cmd) {
     meta = cmd.replyTo();
+    logStuckActors();
     dropAll(Set.copyOf(actors.keySet()));
     registry.clear();
     factory.dmlChannels().clear();
@@ -423,6 +424,38 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
     syncStartedNanos.clear();
     cmd.replyTo().tell(new ComputeEvent.Ack(nodeId, cmd.requestId()));
     return this;
+  }
+
+  /**
+   * Before a reset drops them, logs where each actor that has not collected the oldest in-flight
+   * epoch is (its thread's stack): after a collect timeout this is the one record of what the
+   * barrier waited for.
+   */
+  private void logStuckActors() {
+    Map.Entry<Long, List<Integer>> stuck = barriers.oldestUncollected();
+    if (stuck == null) {
+      return;
+    }
+    if (stuck.getValue().isEmpty()) {
+      LOG.warn(
+          "node {}: reset with epoch {} collected, waiting for its sync", nodeId, stuck.getKey());
+      return;
+    }
+    for (int actorId : stuck.getValue()) {
+      StreamActor a = actors.get(actorId);
+      StringBuilder where = new StringBuilder();
+      StackTraceElement[] stack = a == null ? new StackTraceElement[0] : a.stackTrace();
+      for (int i = 0; i < Math.min(stack.length, 24); i++) {
+        where.append("\n    at ").append(stack[i]);
+      }
+      LOG.warn(
+          "node {}: reset while actor {} has not collected epoch {} ({}):{}",
+          nodeId,
+          actorId,
+          stuck.getKey(),
+          a == null ? "not running" : a.status(),
+          where);
+    }
   }
 
   /**
