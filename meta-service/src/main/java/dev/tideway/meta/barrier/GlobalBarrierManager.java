@@ -490,6 +490,10 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
         addJob(next, g);
       }
     }
+    // Every job removed since the last sync stops at one barrier: DROP TABLE … CASCADE removes a
+    // table and the views reading it together, and a table stopped a barrier before its views
+    // would never send them another barrier (every checkpoint after it timed out).
+    Set<Integer> stop = new HashSet<>();
     for (FragmentGraph g : known.fragments().values()) {
       if (!next.fragments().containsKey(g.jobId())) {
         tracker.cancel(g.jobId());
@@ -502,9 +506,12 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
         }
         if (!actors.isEmpty() && !core.isRecovering()) {
           stopping.put(g.jobId(), g);
-          core.schedule(new Command(nextCommandId++, new Mutation.Stop(actors), null));
+          stop.addAll(actors);
         }
       }
+    }
+    if (!stop.isEmpty()) {
+      core.schedule(new Command(nextCommandId++, new Mutation.Stop(Set.copyOf(stop)), null));
     }
     known = next;
   }
