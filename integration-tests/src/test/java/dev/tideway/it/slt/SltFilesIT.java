@@ -35,7 +35,15 @@ class SltFilesIT {
 
   @AfterAll
   static void stop() throws IOException {
-    if (target != null) {
+    if (target == null) {
+      return;
+    }
+    try {
+      assertThat(target.collectTimeouts())
+          .as(
+              "recoveries for a collect timeout (a barrier that never came through) while the files ran")
+          .isLessThanOrEqualTo(0);
+    } finally {
       target.close();
     }
   }

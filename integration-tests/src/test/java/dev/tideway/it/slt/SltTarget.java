@@ -25,6 +25,15 @@ interface SltTarget extends AutoCloseable {
   @Override
   void close() throws IOException;
 
+  /**
+   * Global recoveries the cluster started for a collect timeout (a barrier that never came
+   * through), or -1 when the target cannot tell. The files' statements retry their reads, so a
+   * stall would otherwise pass unseen.
+   */
+  default long collectTimeouts() {
+    return -1;
+  }
+
   /** Any server already listening (a playground started by hand, a cluster in CI). */
   static SltTarget external(String jdbcUrl) {
     return new SltTarget() {
@@ -67,11 +76,12 @@ interface SltTarget extends AutoCloseable {
   static SltTarget playground() throws IOException {
     java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("tideway-slt");
     dev.tideway.cli.cluster.Playground p;
+    int metaHttpPort = freePort();
     try {
       p =
           dev.tideway.cli.cluster.Playground.start(
               new dev.tideway.cli.cluster.Playground.Options(
-                  dir, "127.0.0.1", 0, freePort(), freePort(), freePort(), 100),
+                  dir, "127.0.0.1", 0, metaHttpPort, freePort(), freePort(), 100),
               Clock.system());
     } catch (Exception e) {
       throw new IOException("could not start a playground in " + dir, e);
@@ -80,6 +90,30 @@ interface SltTarget extends AutoCloseable {
       @Override
       public String jdbcUrl() {
         return "jdbc:postgresql://127.0.0.1:" + p.pgPort() + "/" + Frontend.DATABASE;
+      }
+
+      @Override
+      public long collectTimeouts() {
+        // the meta process's /metrics: tideway_recovery_total{cause="collect_timeout"} N
+        String metrics;
+        try {
+          metrics =
+              java.net.http.HttpClient.newHttpClient()
+                  .send(
+                      java.net.http.HttpRequest.newBuilder(
+                              java.net.URI.create("http://127.0.0.1:" + metaHttpPort + "/metrics"))
+                          .build(),
+                      java.net.http.HttpResponse.BodyHandlers.ofString())
+                  .body();
+        } catch (IOException | InterruptedException e) {
+          throw new IllegalStateException("cannot read the meta process's /metrics", e);
+        }
+        for (String line : metrics.split("\n")) {
+          if (line.startsWith("tideway_recovery_total{cause=\"collect_timeout\"")) {
+            return (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+          }
+        }
+        return 0;
       }
 
       @Override
