@@ -146,6 +146,9 @@ public final class StorageEngine implements Storage {
         }
       }
     }
+    if (role.kind() == StorageRole.Kind.FOLLOWER) {
+      maxListed = Math.max(maxListed, role.firstSstId() + incarnationFloor(options) - 1);
+    }
     this.ids = new SstIds(maxListed + 1);
     this.cache = new BlockCache(options.blockCacheBytes());
     this.readers = new SstReaders(store, cache, options.verifyFileChecksum());
@@ -261,6 +264,22 @@ public final class StorageEngine implements Storage {
    */
   public static StorageEngine open(ObjectStore store, StorageOptions options) {
     return open(store, options, StorageRole.standalone());
+  }
+
+  /** 2026-01-01T00:00:00Z: the origin of {@link #incarnationFloor}. */
+  private static final long ID_FLOOR_ORIGIN_MS = 1_767_225_600_000L;
+
+  /**
+   * The lowest SST id (within its space) a follower opening now may allocate: 1024 per second of
+   * wall time since 2026. A restarted follower must never reuse an id its earlier incarnation
+   * wrote, and listing cannot tell: vacuum may have deleted such an SST (compacted away) while
+   * another node's reader still caches its metadata by id, and a new file under the old id then
+   * reads as corrupted. A process writes far fewer than 1024 SSTs a second, so each incarnation
+   * starts above every id of the ones before it; 2^40 ids last 34 years.
+   */
+  static long incarnationFloor(StorageOptions options) {
+    long seconds = Math.max(0, (options.clock().currentTimeMillis() - ID_FLOOR_ORIGIN_MS) / 1000);
+    return Math.min(seconds << 10, (1L << StorageRole.SPACE_SHIFT) - (1L << 30));
   }
 
   /**

@@ -140,6 +140,27 @@ class MultiProcessStorageTest {
   }
 
   @Test
+  void aRestartedFollowerNeverReusesAnSstIdEvenWhenTheFileIsGone() throws Exception {
+    long first;
+    try (Storage a = open(StorageRole.follower(1))) {
+      LocalStateStore l = a.newLocal(TABLE);
+      l.init(Epochs.of(1));
+      SyncResult r = write(l, a, 1, 0, 10);
+      first = r.ssts().get(0).id();
+      // vacuum deleted it (compacted away) while another node's reader still knows it by id
+      java.nio.file.Files.delete(dir.resolve(SstInfo.objectPath(first)));
+    }
+    dev.tideway.common.time.Clock.system().sleepMillis(1_100);
+    try (Storage again = open(StorageRole.follower(1))) {
+      LocalStateStore l = again.newLocal(TABLE);
+      l.init(Epochs.of(1));
+      long next = write(l, again, 1, 0, 10).ssts().get(0).id();
+      assertThat(next).as("first id of the restarted process").isGreaterThan(first);
+      assertThat(next >>> StorageRole.SPACE_SHIFT).isEqualTo(1);
+    }
+  }
+
+  @Test
   void followersCatchUpAcrossCheckpointsThatPrunedTheDeltaLog() throws Exception {
     try (Storage meta = open(StorageRole.versionOwner());
         Storage compute = open(StorageRole.follower(1));
