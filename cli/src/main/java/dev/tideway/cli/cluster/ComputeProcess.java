@@ -32,19 +32,7 @@ public final class ComputeProcess implements AutoCloseable {
       int pekkoPort,
       String storeUrl,
       int cores,
-      int httpPort) {
-    /** Metrics on the configured port ({@code tideway.compute.http-port}, 5692 by default). */
-    public Options(
-        String zookeeper,
-        String clusterId,
-        int nodeId,
-        String host,
-        int pekkoPort,
-        String storeUrl,
-        int cores) {
-      this(zookeeper, clusterId, nodeId, host, pekkoPort, storeUrl, cores, DEFAULT_HTTP_PORT);
-    }
-  }
+      int httpPort) {}
 
   /** {@link Options#httpPort} meaning "as configured". */
   public static final int DEFAULT_HTTP_PORT = Integer.MIN_VALUE;

@@ -100,7 +100,9 @@ class ClusterCompactionIT {
       String zks = zk.connectString(host);
       try (ComputeProcess compute =
               ComputeProcess.start(
-                  new ComputeProcess.Options(zks, "it", 1, host, computePort, store, 2), clock);
+                  new ComputeProcess.Options(
+                      zks, "it", 1, host, computePort, store, 2, ComputeProcess.DEFAULT_HTTP_PORT),
+                  clock);
           MetaProcess meta =
               MetaProcess.start(
                   new MetaProcess.Options(

@@ -1,6 +1,7 @@
 package dev.tideway.compute.actor;
 
 import dev.tideway.common.check.Checks;
+import dev.tideway.compute.executor.HashJoinExecutor;
 
 /**
  * How much decoded state a stateful executor keeps in memory between barriers (the node's {@code
@@ -12,7 +13,8 @@ import dev.tideway.common.check.Checks;
  */
 public record StateCaches(int aggGroups, long joinUnits) {
   /** The defaults of {@code reference.conf}: 65536 groups, 262144 keys plus rows. */
-  public static final StateCaches DEFAULT = new StateCaches(65_536, 1L << 18);
+  public static final StateCaches DEFAULT =
+      new StateCaches(65_536, HashJoinExecutor.DEFAULT_CACHE_UNITS);
 
   public StateCaches {
     Checks.checkArgument(
