@@ -11,7 +11,9 @@ import dev.tideway.storage.iterator.EntryIterator;
 import dev.tideway.storage.objectstore.ObjectStore;
 import dev.tideway.storage.objectstore.RandomAccessObject;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedByInterruptException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -59,7 +61,14 @@ public final class SstReader implements AutoCloseable {
   private final SstInfo info;
   private final String path;
   private final RandomAccessObject object;
-  private final ParquetFileReader reader;
+  private final ParquetReadOptions options;
+
+  /** Replaced after a failed read ({@link #readPages}); guarded by {@link #readLock} then. */
+  private volatile ParquetFileReader reader;
+
+  /** A read failed: {@link #reader} may hold a cached failure and is reopened before the next. */
+  private boolean stale;
+
   private final ReentrantLock readLock = new ReentrantLock();
   private final BlockCache cache;
   private final String createdBy;
@@ -78,13 +87,12 @@ public final class SstReader implements AutoCloseable {
     this.path = info.objectPath();
     this.object = object;
     this.cache = cache;
-    ObjectInputFile in = new ObjectInputFile(object);
-    ParquetReadOptions options =
+    this.options =
         ParquetReadOptions.builder(new PlainParquetConfiguration())
             .withCodecFactory(SstCodecs.INSTANCE)
             .usePageChecksumVerification(true)
             .build();
-    this.reader = new ParquetFileReader(in, options);
+    this.reader = new ParquetFileReader(new ObjectInputFile(object), options);
     Map<String, String> meta = reader.getFooter().getFileMetaData().getKeyValueMetaData();
     this.createdBy = reader.getFooter().getFileMetaData().getCreatedBy();
     verifyFooter(meta);
@@ -337,22 +345,73 @@ public final class SstReader implements AutoCloseable {
     return decode(pages);
   }
 
-  /** Reads pages {@code [fromPage, toPage)}, all in one row group. */
+  /**
+   * Reads pages {@code [fromPage, toPage)}, all in one row group.
+   *
+   * <p>A failed read can leave the Parquet reader unusable for good: it caches a row group's page
+   * index store even when reading that store failed, and every later filtered read of the row group
+   * then fails with "no offset index". An interrupted reader thread (a dropped actor) fails its
+   * read that way: NIO closes the channel under it. That poisoned a node's cached reader, and every
+   * actor reading the SST failed with "corrupted" until the process restarted (seen in the
+   * multi-process cluster test after a reset). So a failed read reopens the Parquet reader; an
+   * interrupted one fails as an object-store error (retryable), any other is tried once more with
+   * the fresh reader, so only a file that really is damaged reports corruption.
+   */
   private PageReadStore readPages(int fromPage, int toPage) throws IOException {
     int rg = rowGroupOf(fromPage);
     int first = fromPage - rgFirstPage[rg];
     int last = toPage - rgFirstPage[rg];
-    long rgRows = rowGroups.get(rg).getRowCount();
     readLock.lock();
     try {
-      if (first == 0 && last == rgFirstPage[rg + 1] - rgFirstPage[rg]) {
-        return reader.readRowGroup(rg);
+      if (stale) {
+        reopenLocked();
       }
-      PrimitiveIterator.OfInt pageIdx = IntStream.range(first, last).iterator();
-      return reader.readFilteredRowGroup(rg, RowRanges.create(rgRows, pageIdx, offsetIndex[rg]));
+      try {
+        return readPagesLocked(rg, first, last);
+      } catch (IOException | RuntimeException e) {
+        if (e instanceof InjectedFault) {
+          throw e;
+        }
+        stale = true;
+        if (Thread.currentThread().isInterrupted() || interrupted(e)) {
+          // reopening would read the footer on this interrupted thread: the next read reopens
+          throw new StorageException(
+              StorageException.Reason.OBJECT_STORE,
+              "read of SST file " + path + " was interrupted",
+              e);
+        }
+        reopenLocked();
+        return readPagesLocked(rg, first, last);
+      }
     } finally {
       readLock.unlock();
     }
+  }
+
+  private PageReadStore readPagesLocked(int rg, int first, int last) throws IOException {
+    if (first == 0 && last == rgFirstPage[rg + 1] - rgFirstPage[rg]) {
+      return reader.readRowGroup(rg);
+    }
+    long rgRows = rowGroups.get(rg).getRowCount();
+    PrimitiveIterator.OfInt pageIdx = IntStream.range(first, last).iterator();
+    return reader.readFilteredRowGroup(rg, RowRanges.create(rgRows, pageIdx, offsetIndex[rg]));
+  }
+
+  /** A fresh Parquet reader over the same object (the old one's cached state is dropped). */
+  private void reopenLocked() throws IOException {
+    ParquetFileReader old = reader;
+    reader = new ParquetFileReader(new ObjectInputFile(object), options);
+    stale = false;
+    old.close(); // closes only its stream view; the object stays open
+  }
+
+  private static boolean interrupted(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof ClosedByInterruptException || t instanceof InterruptedIOException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private Block decode(PageReadStore pages) {

@@ -12,12 +12,15 @@ import dev.tideway.storage.api.TableStats;
 import dev.tideway.storage.iterator.Entry;
 import dev.tideway.storage.iterator.EntryIterator;
 import dev.tideway.storage.objectstore.InMemoryObjectStore;
+import dev.tideway.storage.objectstore.LocalFsObjectStore;
 import java.nio.ByteBuffer;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.parquet.column.values.bloomfilter.BlockSplitBloomFilter;
 import org.apache.parquet.io.api.Binary;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class SstRoundTripTest {
   private final InMemoryObjectStore store = new InMemoryObjectStore();
@@ -228,6 +231,49 @@ class SstRoundTripTest {
         th.join();
       }
       assertThat(misses).as("gets that missed a key the SST holds, per thread").containsOnly(0L);
+    }
+  }
+
+  /**
+   * A reader thread interrupted mid-read (an actor dropped at a reset) has NIO close the channel
+   * under it, and Parquet then caches the row group's page index store as empty: every later read
+   * of that row group failed with "corrupted: no offset index" on the shared reader, for every
+   * actor of the node until it restarted (seen in the multi-process cluster test). The interrupted
+   * read must fail as a retryable object-store error, and the reader must go on serving every key.
+   */
+  @Test
+  void anInterruptedReadNeitherReportsCorruptionNorPoisonsTheReader(@TempDir Path dir)
+      throws Exception {
+    LocalFsObjectStore local = new LocalFsObjectStore(dir);
+    List<byte[]> keys = new ArrayList<>();
+    for (long pk = 0; pk < 20_000; pk++) {
+      keys.add(key(1, pk));
+    }
+    keys.sort(Keys.ORDER);
+    SstInfo info;
+    try (SstWriter w = SstWriter.create(21, local, SstWriterOptions.DEFAULT, keys.size())) {
+      for (byte[] k : keys) {
+        w.add(k, Epochs.of(10), false, k);
+      }
+      info = w.finish();
+    }
+    long at = Epochs.visibleUpTo(Epochs.of(10));
+    try (SstReader r = SstReader.open(local, info, new BlockCache(1 << 20), false)) {
+      assertThat(r.pageCount())
+          .as("pages, so a point get reads one page of a row group")
+          .isGreaterThan(8);
+      Thread.currentThread().interrupt();
+      try {
+        assertThatThrownBy(() -> r.get(keys.get(keys.size() / 2), at))
+            .isInstanceOf(StorageException.class)
+            .matches(e -> ((StorageException) e).reason() == StorageException.Reason.OBJECT_STORE)
+            .hasMessageContaining("interrupted");
+      } finally {
+        Thread.interrupted();
+      }
+      for (byte[] k : keys) {
+        assertThat(r.get(k, at)).as("every key after the interrupted read").isNotNull();
+      }
     }
   }
 }
