@@ -8,7 +8,11 @@ import dev.tideway.common.time.Clock;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -21,14 +25,39 @@ import picocli.CommandLine.Option;
 final class RoleCommands {
   private RoleCommands() {}
 
-  /** Runs {@code process} until the JVM is asked to stop, then closes it. */
-  static int runUntilStopped(AutoCloseable process, String name, PrintWriter out)
+  /** Exit status of a process the cluster downed: a supervisor should start it again. */
+  static final int DOWNED = 3;
+
+  /**
+   * Runs {@code process} until the JVM is asked to stop, then closes it; or, when {@code
+   * terminated} completes first (the cluster downed this member and its actor system stopped),
+   * returns {@link #DOWNED}, so the process exits instead of lingering without a cluster.
+   */
+  static int runUntilStopped(
+      AutoCloseable process, CompletionStage<?> terminated, String name, PrintWriter out)
       throws InterruptedException {
     CountDownLatch stopped = new CountDownLatch(1);
+    AtomicBoolean stopping = new AtomicBoolean();
+    AtomicInteger status = new AtomicInteger();
+    terminated.whenComplete(
+        (v, e) -> {
+          if (!stopping.get()) {
+            System.err.println(
+                "tideway "
+                    + name
+                    + ": the cluster removed this member (its actor system stopped); exiting with"
+                    + " status "
+                    + DOWNED
+                    + " so that its supervisor starts it again");
+            status.set(DOWNED);
+            stopped.countDown();
+          }
+        });
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
                 () -> {
+                  stopping.set(true);
                   try {
                     process.close();
                   } catch (Exception e) {
@@ -39,7 +68,7 @@ final class RoleCommands {
                 name + "-shutdown"));
     out.flush();
     stopped.await();
-    return 0;
+    return status.get();
   }
 
   static int failed(CommandLine.Model.CommandSpec spec, String name, Exception e) {
@@ -91,7 +120,7 @@ final class RoleCommands {
       }
       PrintWriter out = spec.commandLine().getOut();
       out.println("ZooKeeper serving at " + zk.connectString(host));
-      return runUntilStopped(zk, "zookeeper", out);
+      return runUntilStopped(zk, new CompletableFuture<>(), "zookeeper", out);
     }
   }
 
@@ -147,7 +176,7 @@ final class RoleCommands {
       }
       PrintWriter out = spec.commandLine().getOut();
       out.println("meta " + participantId + " up at " + p.address());
-      return runUntilStopped(p, "meta", out);
+      return runUntilStopped(p, p.terminated(), "meta", out);
     }
   }
 
@@ -196,7 +225,7 @@ final class RoleCommands {
       }
       PrintWriter out = spec.commandLine().getOut();
       out.println("compute node " + nodeId + " up at " + p.node().address());
-      return runUntilStopped(p, "compute", out);
+      return runUntilStopped(p, p.terminated(), "compute", out);
     }
   }
 
@@ -233,7 +262,7 @@ final class RoleCommands {
       }
       PrintWriter out = spec.commandLine().getOut();
       out.println("frontend up: psql -h " + host + " -p " + p.pgPort() + " -d dev -U root");
-      return runUntilStopped(p, "frontend", out);
+      return runUntilStopped(p, p.terminated(), "frontend", out);
     }
   }
 }

@@ -14,6 +14,7 @@ import dev.tideway.storage.api.StorageOptions;
 import dev.tideway.storage.api.StorageRole;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.concurrent.CompletionStage;
 import org.apache.curator.framework.CuratorFramework;
 
 /**
@@ -90,6 +91,14 @@ public final class ComputeProcess implements AutoCloseable {
 
   public ComputeNode node() {
     return node;
+  }
+
+  /**
+   * Completes when this process's actor system has terminated: after {@link #close()}, or when the
+   * cluster downed this member (the process is then of no use and should exit).
+   */
+  public CompletionStage<?> terminated() {
+    return node.system().getWhenTerminated();
   }
 
   @Override

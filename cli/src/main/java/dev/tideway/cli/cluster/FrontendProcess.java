@@ -13,6 +13,7 @@ import dev.tideway.storage.api.StorageOptions;
 import dev.tideway.storage.api.StorageRole;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.concurrent.CompletionStage;
 import org.apache.curator.framework.CuratorFramework;
 
 /**
@@ -38,6 +39,8 @@ public final class FrontendProcess implements AutoCloseable {
   private final Deque<AutoCloseable> closers = new ArrayDeque<>();
   private PgServer pg;
 
+  private PekkoMember member;
+
   private FrontendProcess() {}
 
   public static FrontendProcess start(Options o, Clock clock) throws Exception {
@@ -54,8 +57,7 @@ public final class FrontendProcess implements AutoCloseable {
   private void startAll(Options o, Clock clock) throws Exception {
     CuratorFramework zk = Zk.connect(o.zookeeper(), 15_000);
     closers.push(zk);
-    PekkoMember member =
-        PekkoMember.start(o.host(), o.pekkoPort(), "frontend", zk, "/tideway", 60_000);
+    member = PekkoMember.start(o.host(), o.pekkoPort(), "frontend", zk, "/tideway", 60_000, clock);
     closers.push(member);
     Storage storage =
         StateStores.open(
@@ -90,6 +92,14 @@ public final class FrontendProcess implements AutoCloseable {
 
   public int pgPort() {
     return pg.port();
+  }
+
+  /**
+   * Completes when this process's actor system has terminated: after {@link #close()}, or when the
+   * cluster downed this member (the process is then of no use and should exit).
+   */
+  public CompletionStage<?> terminated() {
+    return member.system().getWhenTerminated();
   }
 
   @Override

@@ -12,6 +12,7 @@ import dev.tideway.storage.api.StorageOptions;
 import dev.tideway.storage.api.StorageRole;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.concurrent.CompletionStage;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.pekko.actor.typed.Props;
 
@@ -72,7 +73,7 @@ public final class MetaProcess implements AutoCloseable {
   private void startAll(Options o, Clock clock) throws Exception {
     CuratorFramework zk = Zk.connect(o.zookeeper(), 15_000);
     closers.push(zk);
-    member = PekkoMember.start(o.host(), o.pekkoPort(), "meta", zk, "/tideway", 60_000);
+    member = PekkoMember.start(o.host(), o.pekkoPort(), "meta", zk, "/tideway", 60_000, clock);
     closers.push(member);
     storage = StateStores.open(o.storeUrl(), StorageOptions.defaults(), StorageRole.versionOwner());
     closers.push(storage);
@@ -111,6 +112,14 @@ public final class MetaProcess implements AutoCloseable {
 
   public String address() {
     return member.address();
+  }
+
+  /**
+   * Completes when this process's actor system has terminated: after {@link #close()}, or when the
+   * cluster downed this member (the process is then of no use and should exit).
+   */
+  public CompletionStage<?> terminated() {
+    return member.system().getWhenTerminated();
   }
 
   @Override

@@ -2,6 +2,7 @@ package dev.tideway.cli.cluster;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import dev.tideway.common.time.Clock;
 import dev.tideway.compute.node.ComputeNode;
 import dev.tideway.compute.node.ZkClusterJoin;
 import java.util.concurrent.TimeUnit;
@@ -30,7 +31,13 @@ public final class PekkoMember implements AutoCloseable {
    * cluster registered under {@code zkRoot}.
    */
   public static PekkoMember start(
-      String host, int port, String role, CuratorFramework zk, String zkRoot, long joinTimeoutMs)
+      String host,
+      int port,
+      String role,
+      CuratorFramework zk,
+      String zkRoot,
+      long joinTimeoutMs,
+      Clock clock)
       throws Exception {
     Config root = ConfigFactory.load();
     Config pekko =
@@ -47,7 +54,7 @@ public final class PekkoMember implements AutoCloseable {
     ActorSystem<Void> system =
         ActorSystem.create(Behaviors.empty(), ComputeNode.SYSTEM_NAME, pekko);
     try {
-      ZkClusterJoin join = new ZkClusterJoin(zk, zkRoot);
+      ZkClusterJoin join = new ZkClusterJoin(zk, zkRoot, clock);
       Cluster cluster = Cluster.get(Adapter.toClassic(system));
       join.join(cluster, cluster.selfUniqueAddress().longUid(), joinTimeoutMs);
       return new PekkoMember(system, join);

@@ -100,7 +100,11 @@ public final class ComputeNode implements AutoCloseable {
             .withFallback(root.getConfig("tideway.compute.pekko").atKey("pekko"))
             .withFallback(root);
     CuratorFramework zk =
-        CuratorFrameworkFactory.newClient(cfg.zookeeper(), new ExponentialBackoffRetry(200, 10));
+        CuratorFrameworkFactory.newClient(
+            cfg.zookeeper(),
+            (int) cfg.zkSessionTimeoutMs(),
+            (int) Math.min(cfg.zkSessionTimeoutMs(), 15_000),
+            new ExponentialBackoffRetry(200, 10));
     zk.start();
     ActorSystem<Void> system = null;
     HTTPServer http = null;
@@ -120,7 +124,7 @@ public final class ComputeNode implements AutoCloseable {
       ActorRef<ComputeCommand> control = controlRef.get(30, TimeUnit.SECONDS);
       http = startHttp(cfg, metrics);
       LOG.info("node {}: actor system up at {}, joining", cfg.nodeId(), system.address());
-      ZkClusterJoin join = new ZkClusterJoin(zk, cfg.zkRoot());
+      ZkClusterJoin join = new ZkClusterJoin(zk, cfg.zkRoot(), clock);
       Cluster cluster = Cluster.get(Adapter.toClassic(system));
       join.join(cluster, cluster.selfUniqueAddress().longUid(), cfg.joinTimeoutMs());
       LOG.info("node {}: Up in the cluster", cfg.nodeId());

@@ -16,6 +16,8 @@ import dev.tideway.compute.actor.StateCaches;
  *     server off
  * @param zookeeper ZooKeeper connect string
  * @param zkRoot the ZooKeeper path under which the cluster registers ({@code /tideway})
+ * @param zkSessionTimeoutMs the ZooKeeper session: a crashed node's registration lasts this long,
+ *     and peers down it once it is gone
  * @param channelCapacity messages a local channel holds
  * @param creditWindow frames a remote channel may have in flight
  * @param batchRows rows after which a remote frame is sent without waiting for a barrier
@@ -31,6 +33,7 @@ public record ComputeNodeConfig(
     int httpPort,
     String zookeeper,
     String zkRoot,
+    long zkSessionTimeoutMs,
     int channelCapacity,
     int creditWindow,
     int batchRows,
@@ -44,6 +47,10 @@ public record ComputeNodeConfig(
         httpPort >= -1 && httpPort <= 65535,
         "tideway.compute.http-port must be -1 (off), 0 (any free port) or a port, got %s",
         httpPort);
+    Checks.checkArgument(
+        zkSessionTimeoutMs >= 1_000,
+        "tideway.compute.zookeeper-session-timeout must be >= 1s, got %s ms",
+        zkSessionTimeoutMs);
     Checks.checkArgument(creditWindow >= 1, "credit-window must be >= 1, got %s", creditWindow);
   }
 
@@ -63,6 +70,7 @@ public record ComputeNodeConfig(
         c.getInt("http-port"),
         c.getString("zookeeper"),
         c.getString("zookeeper-root"),
+        c.getDuration("zookeeper-session-timeout").toMillis(),
         c.getInt("exchange.channel-capacity"),
         c.getInt("exchange.credit-window"),
         c.getInt("exchange.batch-rows"),

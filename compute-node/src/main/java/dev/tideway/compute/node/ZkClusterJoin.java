@@ -3,6 +3,7 @@ package dev.tideway.compute.node;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 import dev.tideway.common.check.Checks;
+import dev.tideway.common.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -22,7 +23,8 @@ import org.apache.zookeeper.CreateMode;
  * its own address (a stale entry of a previous incarnation), joins itself when none is left or the
  * listed ones otherwise, waits for Up, and then registers its own address as an ephemeral znode
  * named {@code host:port-uid} (the uid keeps a restarted node clear of its old, not yet expired
- * znode). The lock serializes joins, so nodes starting together never form two clusters.
+ * znode). The lock serializes joins, so nodes starting together never form two clusters. Once
+ * registered, the node downs the members whose registration is gone ({@link ZkDowning}).
  *
  * <p>Blocking; runs on the thread that starts the node, never on a Pekko dispatcher.
  */
@@ -33,12 +35,20 @@ public final class ZkClusterJoin implements AutoCloseable {
   private final CuratorFramework zk;
   private final String membersPath;
   private final String lockPath;
+  private final Clock clock;
   private PersistentNode registration;
+  private ZkDowning downing;
 
-  public ZkClusterJoin(CuratorFramework zk, String zkRoot) {
+  public ZkClusterJoin(CuratorFramework zk, String zkRoot, Clock clock) {
     this.zk = zk;
     this.membersPath = zkRoot + "/cluster/members";
     this.lockPath = zkRoot + "/cluster/join-lock";
+    this.clock = clock;
+  }
+
+  /** The name of a member's registration znode: {@code host:port-uid}. */
+  static String registrationName(Address a, long uid) {
+    return a.host().get() + ":" + a.port().get() + "-" + uid;
   }
 
   /** Joins and registers; fails after {@code timeoutMs} without becoming Up. */
@@ -75,6 +85,7 @@ public final class ZkClusterJoin implements AutoCloseable {
         }
       }
       register(self, uid);
+      downing = new ZkDowning(zk, membersPath, cluster, clock).start();
     } finally {
       lock.release();
     }
@@ -96,7 +107,7 @@ public final class ZkClusterJoin implements AutoCloseable {
   }
 
   private void register(Address self, long uid) throws Exception {
-    String name = self.host().get() + ":" + self.port().get() + "-" + uid;
+    String name = registrationName(self, uid);
     registration =
         new PersistentNode(
             zk,
@@ -115,6 +126,10 @@ public final class ZkClusterJoin implements AutoCloseable {
   /** Removes this node's registration (before the ZooKeeper client closes). */
   @Override
   public void close() throws Exception {
+    if (downing != null) {
+      downing.close();
+      downing = null;
+    }
     if (registration != null) {
       registration.close();
       registration = null;

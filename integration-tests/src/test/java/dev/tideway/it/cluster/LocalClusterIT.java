@@ -268,7 +268,8 @@ class LocalClusterIT {
       int kills = 0;
       double lastRatio = -1;
       long lastConsumed = -1;
-      long until = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
+      long started = System.nanoTime();
+      long until = started + TimeUnit.MINUTES.toNanos(5);
       while (System.nanoTime() < until) {
         List<String> p;
         try {
@@ -291,11 +292,15 @@ class LocalClusterIT {
             .isGreaterThanOrEqualTo(lastConsumed);
         lastRatio = ratio;
         lastConsumed = consumed;
+        System.out.printf(
+            "mv2 progress at %d ms: %s%n", (System.nanoTime() - started) / 1_000_000, p);
         if (kills < killAt.length && ratio > killAt[kills]) {
           int node = kills % 2 == 0 ? 2 : 1;
           processes.get("compute-" + node).destroyForcibly().waitFor(30, TimeUnit.SECONDS);
           startCompute(node, zkAddr, store, computePort[node - 1]);
           kills++;
+          System.out.printf(
+              "killed compute-%d at %d ms%n", node, (System.nanoTime() - started) / 1_000_000);
         }
         TimeUnit.MILLISECONDS.sleep(500);
       }

@@ -153,6 +153,12 @@ public final class SstReader implements AutoCloseable {
       throw e;
     } catch (IOException | RuntimeException e) {
       closeQuietly(object);
+      if (Thread.currentThread().isInterrupted() || interrupted(e)) {
+        throw new StorageException(
+            StorageException.Reason.OBJECT_STORE,
+            "opening SST file " + info.objectPath() + " was interrupted",
+            e);
+      }
       throw new StorageException(
           StorageException.Reason.CORRUPTED,
           "SST file " + info.objectPath() + " is corrupted: " + e,

@@ -258,6 +258,14 @@ class SstRoundTripTest {
       info = w.finish();
     }
     long at = Epochs.visibleUpTo(Epochs.of(10));
+    Thread.currentThread().interrupt();
+    try {
+      assertThatThrownBy(() -> SstReader.open(local, info, new BlockCache(1 << 20), true))
+          .as("an interrupted open is no corruption")
+          .matches(e -> ((StorageException) e).reason() == StorageException.Reason.OBJECT_STORE);
+    } finally {
+      Thread.interrupted();
+    }
     try (SstReader r = SstReader.open(local, info, new BlockCache(1 << 20), false)) {
       assertThat(r.pageCount())
           .as("pages, so a point get reads one page of a row group")
