@@ -48,11 +48,21 @@ public record ComputeNodeConfig(
         "tideway.compute.http-port must be -1 (off), 0 (any free port) or a port, got %s",
         httpPort);
     Checks.checkArgument(
-        zkSessionTimeoutMs >= 1_000,
-        "tideway.compute.zookeeper-session-timeout must be >= 1s, got %s ms",
+        zkSessionTimeoutMs >= 1_000 && zkSessionTimeoutMs <= MAX_ZK_SESSION_TIMEOUT_MS,
+        "tideway.compute.zookeeper-session-timeout must be between 1s and %ss (crashed members"
+            + " are downed one session after their death, before the split-brain resolver's"
+            + " 20 s stable period ends), got %s ms",
+        MAX_ZK_SESSION_TIMEOUT_MS / 1000,
         zkSessionTimeoutMs);
     Checks.checkArgument(creditWindow >= 1, "credit-window must be >= 1, got %s", creditWindow);
   }
+
+  /**
+   * The longest ZooKeeper session a node may ask for: a crashed member is downed about a session
+   * plus 3 s after its death, which must come before the split-brain resolver's 20 s {@code
+   * stable-after} (in a 2-member tie it would otherwise down the survivor with the higher address).
+   */
+  public static final long MAX_ZK_SESSION_TIMEOUT_MS = 15_000;
 
   /** Reads {@code tideway.compute} from {@code root}. */
   public static ComputeNodeConfig from(Config root) {

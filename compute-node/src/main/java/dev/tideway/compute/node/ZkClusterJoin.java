@@ -56,6 +56,11 @@ public final class ZkClusterJoin implements AutoCloseable {
     Address self = cluster.selfAddress();
     CompletableFuture<Void> up = new CompletableFuture<>();
     cluster.registerOnMemberUp(() -> up.complete(null));
+    cluster.registerOnMemberRemoved(
+        () ->
+            up.completeExceptionally(
+                new IllegalStateException(
+                    "node " + self + " was removed from the cluster while joining")));
     InterProcessMutex lock = new InterProcessMutex(zk, lockPath);
     Checks.checkState(
         lock.acquire(timeoutMs, TimeUnit.MILLISECONDS),

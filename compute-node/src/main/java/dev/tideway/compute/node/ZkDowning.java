@@ -1,12 +1,12 @@
 package dev.tideway.compute.node;
 
+import dev.tideway.common.exec.Threads;
 import dev.tideway.common.time.Clock;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
@@ -52,7 +52,7 @@ public final class ZkDowning implements AutoCloseable {
   private final String membersPath;
   private final Cluster cluster;
   private final Clock clock;
-  private final Map<UniqueAddress, Long> unregisteredSinceMs = new HashMap<>();
+  private final Map<UniqueAddress, Long> unregisteredSinceNanos = new HashMap<>();
   private final ScheduledExecutorService timer;
 
   ZkDowning(CuratorFramework zk, String membersPath, Cluster cluster, Clock clock) {
@@ -60,13 +60,7 @@ public final class ZkDowning implements AutoCloseable {
     this.membersPath = membersPath;
     this.cluster = cluster;
     this.clock = clock;
-    this.timer =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread t = new Thread(r, "zk-downing");
-              t.setDaemon(true);
-              return t;
-            });
+    this.timer = Threads.scheduler("zk-downing");
   }
 
   /** Starts the periodic check. */
@@ -88,14 +82,14 @@ public final class ZkDowning implements AutoCloseable {
   void check() throws Exception {
     Set<Member> unreachable = cluster.state().getUnreachable();
     if (unreachable.isEmpty()) {
-      unregisteredSinceMs.clear();
+      unregisteredSinceNanos.clear();
       return;
     }
     Set<String> registered = new HashSet<>(registrations());
-    long now = clock.currentTimeMillis();
+    long now = clock.nanoTime();
     Set<UniqueAddress> seen = new HashSet<>();
     for (Member m : unreachable) {
-      if (m.status() == MemberStatus.down() || m.status() == MemberStatus.removed()) {
+      if (!registeredOnceUp(m)) {
         continue;
       }
       UniqueAddress ua = m.uniqueAddress();
@@ -103,8 +97,8 @@ public final class ZkDowning implements AutoCloseable {
         continue;
       }
       seen.add(ua);
-      long since = unregisteredSinceMs.computeIfAbsent(ua, a -> now);
-      if (now - since >= GRACE_MS) {
+      long since = unregisteredSinceNanos.computeIfAbsent(ua, a -> now);
+      if (now - since >= TimeUnit.MILLISECONDS.toNanos(GRACE_MS) && stillUnreachable(ua)) {
         LOG.warn(
             "downing {} (roles {}): unreachable, and its ZooKeeper registration is gone",
             m.address(),
@@ -112,7 +106,30 @@ public final class ZkDowning implements AutoCloseable {
         cluster.down(m.address());
       }
     }
-    unregisteredSinceMs.keySet().retainAll(seen);
+    unregisteredSinceNanos.keySet().retainAll(seen);
+  }
+
+  /**
+   * Whether {@code m} is in a state where it has registered: a member registers once Up, so one
+   * still joining (Joining, WeaklyUp) has no registration to lose, and one already leaving or down
+   * needs no downing.
+   */
+  private static boolean registeredOnceUp(Member m) {
+    MemberStatus s = m.status();
+    return s == MemberStatus.up() || s == MemberStatus.leaving() || s == MemberStatus.exiting();
+  }
+
+  /**
+   * Whether the incarnation {@code ua} is still an unreachable member now: {@code down} takes an
+   * address, and a restarted node on the same address must not be downed for its predecessor.
+   */
+  private boolean stillUnreachable(UniqueAddress ua) {
+    for (Member m : cluster.state().getUnreachable()) {
+      if (m.uniqueAddress().equals(ua)) {
+        return registeredOnceUp(m);
+      }
+    }
+    return false;
   }
 
   private List<String> registrations() throws Exception {

@@ -369,28 +369,38 @@ public final class SstReader implements AutoCloseable {
     int last = toPage - rgFirstPage[rg];
     readLock.lock();
     try {
-      if (stale) {
-        reopenLocked();
-      }
       try {
+        if (stale) {
+          reopenLocked();
+        }
         return readPagesLocked(rg, first, last);
       } catch (IOException | RuntimeException e) {
-        if (e instanceof InjectedFault) {
-          throw e;
+        failedRead(e); // reopening would read the footer on an interrupted thread: not now
+        try {
+          reopenLocked();
+          return readPagesLocked(rg, first, last);
+        } catch (IOException | RuntimeException again) {
+          failedRead(again);
+          throw again; // failed twice on a fresh reader: the caller reports the damage
         }
-        stale = true;
-        if (Thread.currentThread().isInterrupted() || interrupted(e)) {
-          // reopening would read the footer on this interrupted thread: the next read reopens
-          throw new StorageException(
-              StorageException.Reason.OBJECT_STORE,
-              "read of SST file " + path + " was interrupted",
-              e);
-        }
-        reopenLocked();
-        return readPagesLocked(rg, first, last);
       }
     } finally {
       readLock.unlock();
+    }
+  }
+
+  /**
+   * Marks the reader for reopening after a failed read, and throws when the read was interrupted
+   * (or is an injected fault) rather than let it be retried or reported as corruption.
+   */
+  private void failedRead(Exception e) {
+    stale = true;
+    if (e instanceof InjectedFault f) {
+      throw f;
+    }
+    if (Thread.currentThread().isInterrupted() || interrupted(e)) {
+      throw new StorageException(
+          StorageException.Reason.OBJECT_STORE, "read of SST file " + path + " was interrupted", e);
     }
   }
 
