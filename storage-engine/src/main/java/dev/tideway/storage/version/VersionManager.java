@@ -181,8 +181,14 @@ public final class VersionManager {
 
   /**
    * Follows versions another process committed to the same store ({@link VersionStore#catchUp}),
-   * publishing the newest. For followers only: a process that also commits would race its own
-   * deltas.
+   * publishing the newest. For followers, and for the owner between its commits (a new meta term
+   * starts with it, on the thread that commits): a process that commits concurrently would race its
+   * own deltas.
+   *
+   * <p>It also settles an unresolved commit outcome: after it the memory holds exactly what the
+   * store holds (the delta whose write looked failed is in the log or not), so a manager stopped by
+   * such an outcome commits again. Before, only a reopen of the store could, and a meta leader
+   * whose commit had an unknown outcome halted every later term of the same process.
    */
   public Version refresh() {
     Version v = current;
@@ -196,6 +202,7 @@ public final class VersionManager {
     if (next.id() != v.id()) {
       publish(next);
     }
+    broken = false;
     return next;
   }
 
@@ -203,7 +210,8 @@ public final class VersionManager {
     if (broken) {
       throw new StorageException(
           StorageException.Reason.OBJECT_STORE,
-          "version manager stopped after an unresolved commit outcome; reopen the store");
+          "version manager stopped after an unresolved commit outcome; refresh or reopen the"
+              + " store");
     }
     Version next = d.apply(current);
     try {

@@ -94,6 +94,36 @@ class FaultTest {
     }
   }
 
+  /**
+   * A commit whose delta was persisted but whose outcome the owner never learned (here: a fault
+   * right after the write) stops the version manager: committing on a guess could skip or repeat
+   * the delta. A refresh settles it from the store (what a new meta term does first), and the same
+   * open store commits again, the settled epoch included; before, only a reopen could.
+   */
+  @Test
+  void aRefreshSettlesAnUnknownCommitOutcomeAndCommitsResumeWithoutAReopen() throws Exception {
+    try (StorageEngine s = StorageEngine.open(objects, options())) {
+      commitEpoch(s, 1, 0, 10);
+      FailPoints.enable(VersionManager.FP_AFTER_PERSIST, new FailPoints.Fail());
+      assertThatThrownBy(() -> commitEpoch(s, 2, 10, 20)).isInstanceOf(InjectedFault.class);
+      FailPoints.reset();
+      assertThat(s.committedEpoch()).as("the outcome is unknown in memory").isEqualTo(Epochs.of(1));
+      assertThatThrownBy(() -> commitEpoch(s, 3, 20, 30))
+          .isInstanceOf(StorageException.class)
+          .hasMessageContaining("unresolved commit outcome");
+
+      assertThat(s.refresh(0)).as("the persisted delta, settled").isEqualTo(Epochs.of(2));
+      commitEpoch(s, 4, 30, 40);
+      assertThat(s.committedEpoch()).isEqualTo(Epochs.of(4));
+      assertThat(s.get(key(15), Epochs.of(4))).isEqualTo("v2".getBytes());
+      assertThat(s.get(key(35), Epochs.of(4))).isEqualTo("v4".getBytes());
+    }
+    try (StorageEngine reopened = StorageEngine.open(objects, options())) {
+      assertThat(reopened.committedEpoch()).isEqualTo(Epochs.of(4));
+      assertThat(scan(reopened)).hasSize(30); // epochs 1, 2 and 4; 3 never committed
+    }
+  }
+
   @ParameterizedTest
   @ValueSource(
       strings = {
