@@ -5,9 +5,11 @@ import dev.tideway.barrier.control.InjectBarrier;
 import dev.tideway.barrier.control.NodeFailure;
 import dev.tideway.compute.node.ComputeCommand;
 import dev.tideway.compute.node.ComputeEvent;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -61,8 +63,25 @@ public final class ComputeBridge implements AutoCloseable {
 
   private record Pending(String node, CompletableFuture<ComputeEvent> answer) {}
 
+  /**
+   * The longest a request waits for its answer before it fails with a {@link
+   * java.util.concurrent.TimeoutException} and is forgotten: far above any caller's own wait (a
+   * reset's 60 s, a compaction's minutes), so it only bounds what a caller that never gives up (a
+   * fire-and-forget drop, a compaction on a node that stopped answering but stays a member) would
+   * otherwise leave in the pending map for the life of the process.
+   */
+  public static final Duration MAX_REQUEST_LIFETIME = Duration.ofMinutes(10);
+
+  private final Duration requestLifetime;
+
   public ComputeBridge(ActorSystem<?> system, String name) {
+    this(system, name, MAX_REQUEST_LIFETIME);
+  }
+
+  /** A bridge whose unanswered requests fail after {@code requestLifetime}. */
+  ComputeBridge(ActorSystem<?> system, String name, Duration requestLifetime) {
     this.system = system;
+    this.requestLifetime = requestLifetime;
     this.replies =
         system.systemActorOf(
             Behaviors.<ComputeEvent>receiveMessage(
@@ -135,6 +154,7 @@ public final class ComputeBridge implements AutoCloseable {
     CompletableFuture<ComputeEvent> f = new CompletableFuture<>();
     pending.put(id, new Pending(node, f));
     f.whenComplete((r, e) -> pending.remove(id));
+    f.orTimeout(requestLifetime.toMillis(), TimeUnit.MILLISECONDS);
     control(node).tell(command.apply(id));
     return f;
   }
@@ -153,6 +173,11 @@ public final class ComputeBridge implements AutoCloseable {
                 req.actorsToCollect(),
                 req.tablesToSync());
     control(node).tell(new ComputeCommand.Inject(stamped, replies));
+  }
+
+  /** Requests sent and neither answered, failed nor cancelled yet. */
+  int pendingCount() {
+    return pending.size();
   }
 
   /** Fails every pending request to {@code node} (it left the cluster). */

@@ -25,7 +25,11 @@ final class StoreFollower {
           try {
             store.refresh(0);
           } catch (RuntimeException e) {
-            LOG.warn("could not follow the committed version: {}", e.toString());
+            // the cause says why (an object missing or unreadable); the next round retries
+            LOG.warn(
+                "could not follow the committed version: {}{}",
+                e.toString(),
+                e.getCause() == null ? "" : " (cause: " + e.getCause() + ")");
           }
         },
         INTERVAL_MS,
