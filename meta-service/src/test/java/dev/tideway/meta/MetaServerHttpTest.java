@@ -94,6 +94,12 @@ class MetaServerHttpTest {
           .contains("tideway_ddl_jobs{state=\"CREATING\"} 1.0");
       assertThat(call(b, "GET", "/metrics").body()).contains("tideway_meta_is_leader 0.0");
       assertThat(call(a, "POST", "/api/jobs").statusCode()).isEqualTo(405);
+      // the dashboard page at the root, nothing else under it
+      var page = call(a, "GET", "/");
+      assertThat(page.statusCode()).isEqualTo(200);
+      assertThat(page.headers().firstValue("Content-Type")).hasValue("text/html; charset=utf-8");
+      assertThat(page.body()).contains("<title>Tideway</title>").contains("/api/ddl-progress");
+      assertThat(call(a, "GET", "/nope").statusCode()).isEqualTo(404);
 
       // ZooKeeper gone: the standby is no longer ready, but every process stays live
       zk.stop();

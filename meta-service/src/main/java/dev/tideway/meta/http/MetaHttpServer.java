@@ -12,6 +12,7 @@ import dev.tideway.meta.metadata.JobRecord;
 import dev.tideway.meta.metadata.NodeInfo;
 import io.prometheus.metrics.exporter.httpserver.MetricsHandler;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -26,6 +27,8 @@ import java.util.function.Supplier;
  * The HTTP endpoints of a meta process (issue: default 127.0.0.1:5691):
  *
  * <ul>
+ *   <li>{@code /}: the dashboard, one self-contained page that polls the JSON endpoints below every
+ *       second (jobs being created with their progress, streaming jobs, nodes, recent barriers)
  *   <li>{@code /health/live}: 200 while the process runs (no ZooKeeper dependency)
  *   <li>{@code /health/ready}: 200 if leader with metadata loaded or a connected standby, else 503
  *   <li>{@code /api/cluster}: cluster id, leader, this process's role, registered nodes
@@ -49,6 +52,19 @@ public final class MetaHttpServer implements AutoCloseable {
       throws IOException {
     server = HttpServer.create(new InetSocketAddress(host, port), 16);
     server.setExecutor(pool);
+    String dashboard = dashboardPage();
+    server.createContext(
+        "/",
+        ex -> {
+          String path = ex.getRequestURI().getPath();
+          if (!"GET".equals(ex.getRequestMethod())) {
+            send(ex, new Reply(405, "text/plain", "GET only\n"));
+          } else if (path.equals("/") || path.equals("/index.html")) {
+            send(ex, new Reply(200, "text/html", dashboard));
+          } else {
+            send(ex, new Reply(404, "text/plain", "no such page: " + path + "\n"));
+          }
+        });
     server.createContext("/health/live", get(() -> new Reply(200, "text/plain", "ok\n")));
     server.createContext(
         "/health/ready",
@@ -72,6 +88,16 @@ public final class MetaHttpServer implements AutoCloseable {
           }
         });
     server.start();
+  }
+
+  /** The dashboard page, read once from this module's resources. */
+  static String dashboardPage() throws IOException {
+    try (InputStream in = MetaHttpServer.class.getResourceAsStream("dashboard.html")) {
+      if (in == null) {
+        throw new IOException("dashboard.html is missing from the meta-service jar");
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
   }
 
   /** The bound address (the port is real even when 0 was asked). */
