@@ -523,8 +523,13 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
         && job.status() == JobStatus.CREATING
         && job.progressSnapshot().length > 0
         && !tracker.jobIds().contains((long) jobId)) {
-      var spec = ProgressSnapshotCodec.decode(job.progressSnapshot()).job().spec();
+      var snap = ProgressSnapshotCodec.decode(job.progressSnapshot()).job();
+      var spec = snap.spec();
       tracker.register(spec, null, core.committedEpoch());
+      if (!snap.rateLimits().isEmpty()) {
+        // the plan's rate limits (SET backfill_rate_limit before the CREATE): THROTTLED at once
+        tracker.onMutation(new Mutation.Throttle(snap.rateLimits()));
+      }
       LOG.info("tracking job {} with {} backfill actors", jobId, spec.actors().size());
     }
   }

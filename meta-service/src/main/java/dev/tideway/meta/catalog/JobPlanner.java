@@ -133,7 +133,9 @@ final class JobPlanner {
         objectIds.add(t.tableId());
       }
     }
-    byte[] progress = JobSpecs.initialSnapshot(JobSpecs.of(jobId, fragments, actors));
+    byte[] progress =
+        JobSpecs.initialSnapshot(
+            JobSpecs.of(jobId, fragments, actors), JobSpecs.rateLimits(fragments, actors));
     JobRecord job =
         new JobRecord(
             jobId,

@@ -1,5 +1,6 @@
 package dev.tideway.meta.progress;
 
+import dev.tideway.barrier.message.Mutation;
 import dev.tideway.barrier.progress.BackfillActor;
 import dev.tideway.barrier.progress.BackfillMode;
 import dev.tideway.barrier.progress.CreateMviewProgressTracker;
@@ -53,10 +54,47 @@ public final class JobSpecs {
     n.inputs().forEach(i -> collect(i, out));
   }
 
+  /**
+   * The rate limits its plan gives each backfill actor ({@code SET backfill_rate_limit} before the
+   * {@code CREATE}), so progress shows the job THROTTLED from its start, as a later {@code ALTER}
+   * would; actors without a limit are absent.
+   */
+  public static Map<Integer, Long> rateLimits(List<StreamFragment> fragments, List<Actor> actors) {
+    Map<Integer, Long> out = new HashMap<>();
+    for (StreamFragment f : fragments) {
+      List<StreamNode.StreamScan> found = new ArrayList<>();
+      collect(f.root(), found);
+      long limit = StreamNode.StreamScan.UNLIMITED;
+      for (StreamNode.StreamScan s : found) {
+        if (s.rateLimit() != StreamNode.StreamScan.UNLIMITED) {
+          limit =
+              limit == StreamNode.StreamScan.UNLIMITED
+                  ? s.rateLimit()
+                  : Math.min(limit, s.rateLimit());
+        }
+      }
+      if (limit != StreamNode.StreamScan.UNLIMITED) {
+        long l = limit;
+        actors.stream()
+            .filter(a -> a.fragmentId() == f.fragmentId())
+            .forEach(a -> out.put(a.actorId(), l));
+      }
+    }
+    return out;
+  }
+
   /** The persisted snapshot of a job nobody has reported for yet (written when it is accepted). */
   public static byte[] initialSnapshot(JobSpec spec) {
+    return initialSnapshot(spec, Map.of());
+  }
+
+  /** {@link #initialSnapshot(JobSpec)} with the plan's per-actor rate limits. */
+  public static byte[] initialSnapshot(JobSpec spec, Map<Integer, Long> rateLimits) {
     CreateMviewProgressTracker t = new CreateMviewProgressTracker(ProgressConfig.DEFAULT);
     t.register(spec, null, 0);
+    if (!rateLimits.isEmpty()) {
+      t.onMutation(new Mutation.Throttle(rateLimits));
+    }
     TrackerSnapshot s = t.snapshot(0);
     return ProgressSnapshotCodec.encode(0, s.meanBarrierIntervalMs(), s.jobs().get(0));
   }
