@@ -4,12 +4,14 @@ import dev.tideway.common.check.Checks;
 import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryIteratorException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -17,7 +19,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Stream;
 
 /**
  * The object store on a local directory. An upload writes {@code <path>.tmp-<n>} beside its target,
@@ -76,19 +77,45 @@ public final class LocalFsObjectStore implements ObjectStore {
     }
   }
 
+  /**
+   * Lists in path order, descending only into directories on the prefix's path. Other processes of
+   * the cluster create and delete objects all the time (uploads, vacuum, pruning of the version
+   * log), so an entry may vanish between reading its directory and looking at it: it is then left
+   * out, never an error. Before, a walk of the whole store read the attributes of every SST, failed
+   * with {@code NoSuchFileException} on one vacuumed under it, and so failed a follower's catch-up
+   * of the version log ("could not follow the committed version") now and then.
+   */
   @Override
   public List<String> list(String prefix) throws IOException {
     List<String> out = new ArrayList<>();
-    try (Stream<Path> s = Files.walk(root)) {
-      s.filter(Files::isRegularFile)
-          .map(p -> root.relativize(p).toString().replace('\\', '/'))
-          .filter(p -> p.startsWith(prefix) && !p.contains(TMP))
-          .forEach(out::add);
-    } catch (UncheckedIOException e) {
-      throw e.getCause();
-    }
+    collect(root, prefix, false, out);
     out.sort(null);
     return out;
+  }
+
+  /**
+   * Adds the relative paths of the files under {@code dir} that start with {@code prefix}: upload
+   * temporaries only when {@code temporaries}, every other file otherwise.
+   */
+  private void collect(Path dir, String prefix, boolean temporaries, List<String> out)
+      throws IOException {
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+      for (Path p : entries) {
+        String rel = root.relativize(p).toString().replace('\\', '/');
+        if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
+          String asDir = rel + "/";
+          if (asDir.startsWith(prefix) || prefix.startsWith(asDir)) {
+            collect(p, prefix, temporaries, out);
+          }
+        } else if (rel.contains(TMP) == temporaries
+            && rel.startsWith(prefix)
+            && Files.isRegularFile(p)) {
+          out.add(rel);
+        }
+      }
+    } catch (NoSuchFileException | DirectoryIteratorException gone) {
+      // the directory went away while listed: nothing under it is left to list
+    }
   }
 
   @Override
@@ -112,23 +139,21 @@ public final class LocalFsObjectStore implements ObjectStore {
    * process's upload in flight.
    */
   public int deleteTemporaries(java.util.function.Predicate<String> ours) throws IOException {
-    List<Path> tmps;
-    try (Stream<Path> s = Files.walk(root)) {
-      tmps =
-          s.filter(p -> p.getFileName().toString().contains(TMP))
-              .filter(p -> ours.test(targetOf(p)))
-              .toList();
+    List<String> tmps = new ArrayList<>();
+    collect(root, "", true, tmps); // other processes' files may come and go meanwhile
+    int deleted = 0;
+    for (String rel : tmps) {
+      if (ours.test(targetOf(rel))) {
+        Files.deleteIfExists(root.resolve(rel));
+        deleted++;
+      }
     }
-    for (Path p : tmps) {
-      Files.deleteIfExists(p);
-    }
-    return tmps.size();
+    return deleted;
   }
 
   /** The object path a temporary was uploading ({@code sst/5.parquet} for its {@code .tmp-3}). */
-  private String targetOf(Path tmp) {
-    String rel = root.relativize(tmp).toString().replace('\\', '/');
-    return rel.substring(0, rel.lastIndexOf(TMP));
+  private static String targetOf(String tmp) {
+    return tmp.substring(0, tmp.lastIndexOf(TMP));
   }
 
   @Override

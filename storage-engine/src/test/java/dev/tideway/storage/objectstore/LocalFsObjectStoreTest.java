@@ -8,6 +8,9 @@ import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -75,5 +78,53 @@ class LocalFsObjectStoreTest {
     inFlight.commit();
     assertThat(store.read("sst/2.parquet")).containsExactly(2);
     assertThatThrownBy(crashed::commit).isInstanceOf(java.io.IOException.class);
+  }
+
+  /**
+   * Other processes create and delete objects while a follower lists the version log (uploads,
+   * vacuum of SSTs, pruning of deltas). A listing must never fail for an entry that vanished: the
+   * walk of the whole store failed on SSTs deleted under it, and the follower's catch-up with it
+   * ("could not follow the committed version", seen during compute kills).
+   */
+  @Test
+  void listingStaysCorrectWhileOtherObjectsComeAndGo() throws Exception {
+    LocalFsObjectStore store = new LocalFsObjectStore(dir);
+    List<String> checkpoints = new ArrayList<>();
+    for (int i = 1; i <= 3; i++) {
+      String p = String.format("version/checkpoint-%020d", i);
+      store.put(p, new byte[] {(byte) i});
+      checkpoints.add(p);
+    }
+    AtomicBoolean stop = new AtomicBoolean();
+    AtomicReference<Throwable> churnFailed = new AtomicReference<>();
+    Thread churn =
+        new Thread(
+            () -> {
+              try {
+                for (long n = 0; !stop.get(); n++) {
+                  String sst = "sst/" + (n % 64) + ".parquet";
+                  String delta = String.format("version/delta-%020d", n % 16);
+                  if (store.exists(sst)) {
+                    store.delete(sst);
+                    store.delete(delta);
+                  } else {
+                    store.put(sst, new byte[8]);
+                    store.put(delta, new byte[8]);
+                  }
+                }
+              } catch (Throwable t) {
+                churnFailed.set(t);
+              }
+            });
+    churn.start();
+    try {
+      for (int i = 0; i < 3_000; i++) {
+        assertThat(store.list("version/checkpoint-")).isEqualTo(checkpoints);
+      }
+    } finally {
+      stop.set(true);
+      churn.join();
+    }
+    assertThat(churnFailed.get()).isNull();
   }
 }
