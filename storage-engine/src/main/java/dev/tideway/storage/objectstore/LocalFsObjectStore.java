@@ -113,8 +113,12 @@ public final class LocalFsObjectStore implements ObjectStore {
           out.add(rel);
         }
       }
-    } catch (NoSuchFileException | DirectoryIteratorException gone) {
-      // the directory went away while listed: nothing under it is left to list
+    } catch (NoSuchFileException gone) {
+      // the directory went away before it was read: nothing under it is left to list
+    } catch (DirectoryIteratorException e) {
+      if (Files.exists(dir)) {
+        throw e.getCause(); // a partial listing could hide an object (an SST id in use)
+      }
     }
   }
 
