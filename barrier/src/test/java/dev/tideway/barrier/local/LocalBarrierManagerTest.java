@@ -113,6 +113,17 @@ class LocalBarrierManagerTest {
             "actor 11 reported progress for {curr=2, prev=1}, which is not in flight");
   }
 
+  /** A recovery's INITIAL barrier in generation 1: epoch 7 over 1, to actors 10 and 11. */
+  private static InjectBarrier initialOfGeneration1() {
+    return new InjectBarrier(
+        1,
+        1,
+        Barrier.of(new EpochPair(7, 1), BarrierKind.INITIAL),
+        new int[] {10},
+        new int[] {10, 11},
+        new int[0]);
+  }
+
   @Test
   void actorFailureFailsInFlightEpochsAndRecoveryStartsClean() {
     lbm.inject(inject(2, 1, BarrierKind.CHECKPOINT));
@@ -123,14 +134,7 @@ class LocalBarrierManagerTest {
     assertThat(env.failures.get(0).reason()).isEqualTo("actor 11 failed: division by zero");
     lbm.collect(10, new EpochPair(2, 1)); // stragglers are ignored while failed
     lbm.reset(1);
-    lbm.inject(
-        new InjectBarrier(
-            1,
-            1,
-            Barrier.of(new EpochPair(7, 1), BarrierKind.INITIAL),
-            new int[] {10},
-            new int[] {10, 11},
-            new int[0]));
+    lbm.inject(initialOfGeneration1());
     lbm.onSyncCompleted(2, 0, SyncResult.empty()); // a sync from generation 0 is dropped
     lbm.collect(10, new EpochPair(7, 1));
     lbm.collect(11, new EpochPair(7, 1));
@@ -144,14 +148,7 @@ class LocalBarrierManagerTest {
     lbm.inject(inject(2, 1, BarrierKind.CHECKPOINT));
     // another node failed its reset: meta retries the recovery in the same generation
     lbm.reset(1);
-    lbm.inject(
-        new InjectBarrier(
-            1,
-            1,
-            Barrier.of(new EpochPair(7, 1), BarrierKind.INITIAL),
-            new int[] {10},
-            new int[] {10, 11},
-            new int[0]));
+    lbm.inject(initialOfGeneration1());
     lbm.collect(10, new EpochPair(7, 1));
     lbm.collect(11, new EpochPair(7, 1));
     assertThat(env.completed).extracting(c -> c.epoch().curr()).containsExactly(7L);

@@ -21,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -55,16 +56,11 @@ public final class MetaHttpServer implements AutoCloseable {
     String dashboard = dashboardPage();
     server.createContext(
         "/",
-        ex -> {
-          String path = ex.getRequestURI().getPath();
-          if (!"GET".equals(ex.getRequestMethod())) {
-            send(ex, new Reply(405, "text/plain", "GET only\n"));
-          } else if (path.equals("/") || path.equals("/index.html")) {
-            send(ex, new Reply(200, "text/html", dashboard));
-          } else {
-            send(ex, new Reply(404, "text/plain", "no such page: " + path + "\n"));
-          }
-        });
+        byPath(
+            path ->
+                path.equals("/") || path.equals("/index.html")
+                    ? new Reply(200, "text/html", dashboard)
+                    : new Reply(404, "text/plain", "no such page: " + path + "\n")));
     server.createContext("/health/live", get(() -> new Reply(200, "text/plain", "ok\n")));
     server.createContext(
         "/health/ready",
@@ -112,13 +108,18 @@ public final class MetaHttpServer implements AutoCloseable {
   }
 
   private static HttpHandler get(Supplier<Reply> reply) {
+    return byPath(path -> reply.get());
+  }
+
+  /** A GET-only handler whose reply depends on the request path. */
+  private static HttpHandler byPath(Function<String, Reply> reply) {
     return ex -> {
       Reply r;
       if (!"GET".equals(ex.getRequestMethod())) {
         r = new Reply(405, "text/plain", "GET only\n");
       } else {
         try {
-          r = reply.get();
+          r = reply.apply(ex.getRequestURI().getPath());
         } catch (RuntimeException e) {
           r = new Reply(503, "text/plain", "unavailable: " + e.getMessage() + "\n");
         }

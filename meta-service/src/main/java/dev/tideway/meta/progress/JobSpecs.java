@@ -83,12 +83,10 @@ public final class JobSpecs {
     return out;
   }
 
-  /** The persisted snapshot of a job nobody has reported for yet (written when it is accepted). */
-  public static byte[] initialSnapshot(JobSpec spec) {
-    return initialSnapshot(spec, Map.of());
-  }
-
-  /** {@link #initialSnapshot(JobSpec)} with the plan's per-actor rate limits. */
+  /**
+   * The persisted snapshot of a job nobody has reported for yet (written when it is accepted), with
+   * the plan's per-actor rate limits ({@link #rateLimits}).
+   */
   public static byte[] initialSnapshot(JobSpec spec, Map<Integer, Long> rateLimits) {
     CreateMviewProgressTracker t = new CreateMviewProgressTracker(ProgressConfig.DEFAULT);
     t.register(spec, null, 0);
