@@ -26,6 +26,7 @@ import dev.tideway.storage.api.StateStore;
 import dev.tideway.storage.table.StateTable;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 
@@ -66,7 +67,12 @@ import java.util.List;
  * {@code multiplicity bigint}; pk = join key columns, then every column, all ascending. A side
  * whose table desc is {@code appendOnly} (its input only inserts) stores the side's columns then
  * {@code epoch bigint, sequence bigint}, pk = join key columns, epoch, sequence: every write is
- * blind and a delete fails the actor ({@link JoinSideState}).
+ * blind and a delete fails the actor ({@link JoinSideState}). A side that may delete and whose
+ * column {@code c} a conjunct of the condition bounds by a column of the other side ({@code c >=
+ * other.d}, and {@code >, <=, <}) is sorted by {@code c} after the join key: pk = join key columns,
+ * {@code c} (descending for an upper bound), then the other columns, so a probe reads the range
+ * from {@code (key, bound)} on instead of the whole key ({@link SortedJoinSide}). Not when {@code
+ * c} is a join key column, nor when the side's table desc says a key holds one row at most.
  *
  * <p>Confined to the actor thread.
  */
@@ -95,10 +101,10 @@ public final class HashJoinExecutor implements Executor {
   /** One input, its side's state and the barrier it delivered, if any. */
   private static final class Side {
     final Executor input;
-    final JoinSideState state;
+    final JoinSide state;
     Barrier barrier;
 
-    Side(Executor input, JoinSideState state) {
+    Side(Executor input, JoinSide state) {
       this.input = input;
       this.state = state;
     }
@@ -141,12 +147,23 @@ public final class HashJoinExecutor implements Executor {
     this.info = info;
     int[] lk = plan.leftKeys().stream().mapToInt(Integer::intValue).toArray();
     int[] rk = plan.rightKeys().stream().mapToInt(Integer::intValue).toArray();
-    this.left = side(left, lk, plan.leftTable(), store, cacheUnits, filterBits);
-    this.right = side(right, rk, plan.rightTable(), store, cacheUnits, filterBits);
+    this.prefilter = JoinPrefilter.of(plan.condition(), left.schema().size());
+    this.left =
+        side(left, lk, plan.leftTable(), store, cacheUnits, filterBits, bound(prefilter, true));
+    this.right =
+        side(right, rk, plan.rightTable(), store, cacheUnits, filterBits, bound(prefilter, false));
     this.schema = concat(left.schema(), right.schema());
     this.condition =
         plan.condition().map(c -> ExprCompiler.compile(c, schema.types())).orElse(null);
-    this.prefilter = JoinPrefilter.of(plan.condition(), left.schema().size());
+  }
+
+  /** Keys plus rows both sides cache (for tests of the bound). */
+  long cachedUnits() {
+    return left.state.cachedUnits() + right.state.cachedUnits();
+  }
+
+  private static JoinPrefilter.RangeBound bound(JoinPrefilter prefilter, boolean left) {
+    return prefilter == null ? null : prefilter.rangeBound(left);
   }
 
   private static Schema concat(Schema a, Schema b) {
@@ -156,7 +173,16 @@ public final class HashJoinExecutor implements Executor {
   }
 
   private static Side side(
-      Executor input, int[] keys, TableDesc desc, StateStore store, long cacheUnits, int bits) {
+      Executor input,
+      int[] keys,
+      TableDesc desc,
+      StateStore store,
+      long cacheUnits,
+      int bits,
+      JoinPrefilter.RangeBound bound) {
+    if (sortedByBound(desc, input.schema(), keys, bound)) {
+      return new Side(input, sortedSide(input, keys, desc, store, cacheUnits, bits, bound));
+    }
     int n = input.schema().size();
     List<DataType> types = new ArrayList<>(input.schema().types());
     int[] pk;
@@ -194,6 +220,69 @@ public final class HashJoinExecutor implements Executor {
         input,
         new JoinSideState(
             t, keys, input.schema().types(), vnode, cacheUnits, bits, desc.appendOnly()));
+  }
+
+  /**
+   * Whether a side is sorted by the column a range conjunct bounds ({@link SortedJoinSide}): its
+   * input may delete, the bounded column is not a join key column, and the table desc does not say
+   * that a join key holds one row at most (a desc describing the side's rows whose pk, the
+   * planner's join key plus stream key, lies inside the join key: nothing to range over).
+   */
+  private static boolean sortedByBound(
+      TableDesc desc, Schema input, int[] keys, JoinPrefilter.RangeBound bound) {
+    if (desc.appendOnly() || bound == null) {
+      return false;
+    }
+    List<Integer> keyList = Arrays.stream(keys).boxed().toList();
+    if (keyList.contains(bound.column())) {
+      return false;
+    }
+    boolean oneRowPerKey =
+        desc.types().equals(input.types()) && keyList.containsAll(desc.pkIndices());
+    return !oneRowPerKey;
+  }
+
+  /**
+   * The sorted side's table: the side's columns then {@code multiplicity bigint}; pk = join key
+   * columns, the bound's column (ascending when matches lie above the bound, descending when
+   * below), then every other column; distributed by the join key.
+   */
+  private static SortedJoinSide sortedSide(
+      Executor input,
+      int[] keys,
+      TableDesc desc,
+      StateStore store,
+      long cacheUnits,
+      int bits,
+      JoinPrefilter.RangeBound bound) {
+    int n = input.schema().size();
+    List<Integer> pk = new ArrayList<>();
+    List<OrderType> orders = new ArrayList<>();
+    for (int k : keys) {
+      if (!pk.contains(k)) {
+        pk.add(k);
+        orders.add(OrderType.ASC);
+      }
+    }
+    pk.add(bound.column());
+    orders.add(bound.above() ? OrderType.ASC : OrderType.DESC);
+    for (int c = 0; c < n; c++) {
+      if (!pk.contains(c)) {
+        pk.add(c);
+        orders.add(OrderType.ASC);
+      }
+    }
+    int[] pkArr = pk.stream().mapToInt(Integer::intValue).toArray();
+    List<DataType> types = new ArrayList<>(input.schema().types());
+    types.add(DataType.BIGINT); // multiplicity
+    StateTable t =
+        StateTable.open(
+            store,
+            desc.tableId(),
+            pkArr,
+            StateTables.codecs(desc.tableId(), types, pkArr, orders, keys));
+    return new SortedJoinSide(
+        t, keys, n, bound, cacheUnits, bits, KeyFilter.exact(input.schema().types()));
   }
 
   @Override
@@ -277,7 +366,7 @@ public final class HashJoinExecutor implements Executor {
         continue;
       }
       Row row = chunk.row(i);
-      Row key = row.project(self.state.keys);
+      Row key = row.project(self.state.keys());
       if (hasNull(key)) {
         continue; // NULL = x is never true: no match now or later
       }
@@ -291,11 +380,13 @@ public final class HashJoinExecutor implements Executor {
           row);
       Checks.checkState(
           self.state.apply(key, row, op == Op.INSERT ? 1 : -1),
-          "%s: delete of row %s that the join does not hold",
+          "%s: delete of row %s that the %s side does not hold",
           info,
-          row);
-      other.state.forEachRow(
+          row,
+          selfIsLeft ? "left" : "right");
+      other.state.forEachMatch(
           key,
+          row,
           (match, times) -> {
             if (prefilter != null
                 && !(selfIsLeft ? prefilter.mayPass(row, match) : prefilter.mayPass(match, row))) {

@@ -88,6 +88,34 @@ final class JoinPrefilter {
     };
   }
 
+  /**
+   * The first conjunct that bounds a column of one side by a column of the other ({@code <, <=, >,
+   * >=}), seen from the side {@code left} names: {@code this[column] kind other[otherColumn]}, or
+   * null when there is none.
+   */
+  RangeBound rangeBound(boolean left) {
+    for (Comparison c : comparisons) {
+      if (c.kind() == FunctionKind.EQUAL || c.kind() == FunctionKind.NOT_EQUAL) {
+        continue;
+      }
+      return left
+          ? new RangeBound(c.leftColumn(), c.rightColumn(), c.kind())
+          : new RangeBound(c.rightColumn(), c.leftColumn(), mirror(c.kind()));
+    }
+    return null;
+  }
+
+  /**
+   * {@code this[column] kind other[otherColumn]}: a side's rows that may match a row of the other
+   * side are those whose {@code column} lies on one side of the other row's value. Immutable.
+   */
+  record RangeBound(int column, int otherColumn, FunctionKind kind) {
+    /** Whether the matching rows lie above the bound ({@code >, >=}); else below it. */
+    boolean above() {
+      return kind == FunctionKind.GREATER_THAN || kind == FunctionKind.GREATER_THAN_OR_EQUAL;
+    }
+  }
+
   /** False when the pair cannot satisfy the condition; true when it may. */
   boolean mayPass(Row left, Row right) {
     for (Comparison c : comparisons) {

@@ -48,7 +48,7 @@ import java.util.Map;
  *
  * <p>Confined to the join's actor thread.
  */
-final class JoinSideState {
+final class JoinSideState implements JoinSide {
   final StateTable table;
   final int[] keys;
   final int width;
@@ -106,13 +106,20 @@ final class JoinSideState {
     }
   }
 
+  @Override
+  public int[] keys() {
+    return keys;
+  }
+
   /** Whether the side stores rows by identity, inserts only ({@link JoinSideState}). */
-  boolean appendOnly() {
+  @Override
+  public boolean appendOnly() {
     return appendOnly;
   }
 
   /** Initialises the table at {@code epoch}; drops the cache and rebuilds the key filter. */
-  void init(long epoch) {
+  @Override
+  public void init(long epoch) {
     table.init(epoch);
     this.epoch = epoch;
     this.sequence = 0;
@@ -135,10 +142,10 @@ final class JoinSideState {
     }
   }
 
-  /** A row under a key and how many times the side holds it. */
-  @FunctionalInterface
-  interface RowVisitor {
-    void visit(Row row, long times);
+  /** Every row under {@code key}: this layout has no order to bound a probe by. */
+  @Override
+  public void forEachMatch(Row key, Row probe, RowVisitor visitor) {
+    forEachRow(key, visitor);
   }
 
   /** Visits every row under {@code key} with its multiplicity, in pk order for a loaded key. */
@@ -203,7 +210,8 @@ final class JoinSideState {
    * Adds {@code sign} (+1 or -1) to the multiplicity of {@code row} under {@code key}, in the table
    * and, when cached, in the cache. Returns false for a delete of a row the side does not hold.
    */
-  boolean apply(Row key, Row row, int sign) {
+  @Override
+  public boolean apply(Row key, Row row, int sign) {
     if (appendOnly) {
       return append(key, row, sign);
     }
@@ -279,14 +287,16 @@ final class JoinSideState {
   }
 
   /** Seals the epoch's writes ({@link StateTable#commit}) and starts numbering {@code curr}. */
-  void commit(long curr, long prev) {
+  @Override
+  public void commit(long curr, long prev) {
     table.commit(curr, prev);
     epoch = curr;
     sequence = 0;
   }
 
   /** Trims the cache to its capacity, least recently used keys first (call at barriers). */
-  void evict() {
+  @Override
+  public void evict() {
     Iterator<LinkedHashMap<Row, long[]>> it = cache.values().iterator();
     while (cachedUnits > capacity && it.hasNext()) {
       cachedUnits -= 1 + it.next().size();
@@ -300,7 +310,8 @@ final class JoinSideState {
   }
 
   /** Keys plus rows cached (for tests of the bound). */
-  long cachedUnits() {
+  @Override
+  public long cachedUnits() {
     return cachedUnits;
   }
 }

@@ -63,6 +63,27 @@ public final class StateTable implements AutoCloseable {
     local.insert(keyOf(pkOf(row)), codecs.value().encode(row));
   }
 
+  /** {@link #insert} of a row whose storage key the caller already encoded ({@link #keyOf}). */
+  public void insertAt(byte[] key, Row row) {
+    local.insert(key, codecs.value().encode(row));
+  }
+
+  /** {@link #update} of the row under a storage key the caller already encoded. */
+  public void updateAt(byte[] key, Row row) {
+    local.update(key, null, codecs.value().encode(row));
+  }
+
+  /** {@link #get} by a storage key the caller already encoded. */
+  public Row getAt(byte[] key) {
+    byte[] v = local.get(key);
+    return v == null ? null : codecs.value().decode(v);
+  }
+
+  /** {@link #delete} of the row under a storage key the caller already encoded. */
+  public void deleteAt(byte[] key) {
+    local.delete(key, null);
+  }
+
   /** Deletes the row with {@code row}'s pk (only the pk is read). */
   public void delete(Row row) {
     local.delete(keyOf(pkOf(row)), null); // the store keeps no old values: nothing to encode
@@ -102,6 +123,15 @@ public final class StateTable implements AutoCloseable {
         endPk == null
             ? Keys.prefixEnd(Keys.vnodePrefix(tableId, vnode))
             : Keys.key(tableId, vnode, codecs.pk().encode(endPk));
+    return new CloseableRows(local.iter(KeyRange.of(lo, hi)), codecs);
+  }
+
+  /**
+   * Rows whose storage key ({@link #keyOf}) lies in {@code [lo, hi)}: a range of one vnode given by
+   * keys this table encoded, as a pk prefix's key and its {@link Keys#prefixEnd}. {@link
+   * CloseableRows#key()} gives each row's key.
+   */
+  public CloseableRows iterKeys(byte[] lo, byte[] hi) {
     return new CloseableRows(local.iter(KeyRange.of(lo, hi)), codecs);
   }
 
@@ -145,6 +175,8 @@ public final class StateTable implements AutoCloseable {
     private final StateIterator it;
     private final RowCodecs codecs;
     private Row next;
+    private byte[] nextKey;
+    private byte[] key;
 
     CloseableRows(StateIterator it, RowCodecs codecs) {
       this.it = it;
@@ -155,6 +187,7 @@ public final class StateTable implements AutoCloseable {
     public boolean hasNext() {
       if (next == null && it.next()) {
         next = codecs.value().decode(it.value());
+        nextKey = it.key();
       }
       return next != null;
     }
@@ -165,8 +198,14 @@ public final class StateTable implements AutoCloseable {
         throw new NoSuchElementException();
       }
       Row r = next;
+      key = nextKey;
       next = null;
       return r;
+    }
+
+    /** The storage key of the row {@link #next()} returned last. */
+    public byte[] key() {
+      return key;
     }
 
     @Override
