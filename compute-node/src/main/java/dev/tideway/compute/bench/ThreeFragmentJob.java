@@ -39,13 +39,13 @@ import java.util.Optional;
  * earlier shape) doubled the aggregation and its state writes, a large share of q5's cost.
  *
  * <ol>
- *   <li>Source fragment, P actors: {@code Source → Project(auction, bidder, price, date_time) →
- *       HOP(2 s, 10 s) → LocalAgg(count(*) group by auction, window_start, window_end)}, the
- *       partial counts hash-dispatched by (window_start, window_end) to the count actors (vnode v
- *       to count actor {@code v % P}), so every window lives on one count actor. The bids are
- *       append-only, so AB's count splits in two phases (as Flink's local-global aggregation and
- *       RisingWave's two-phase agg split it): half the bids go to one hot auction, and a partial
- *       row stands for many bids of it.
+ *   <li>Source fragment, P actors: {@code Source → Project(auction, date_time) → TUMBLE(2 s) →
+ *       LocalAgg(count(*) group by auction, pane) → HOP(pane, 2 s, 10 s)} ({@link #sourcePlan}),
+ *       the partial counts per (auction, window) hash-dispatched by (window_start, window_end) to
+ *       the count actors (vnode v to count actor {@code v % P}), so every window lives on one count
+ *       actor. The bids are append-only, so AB's count splits in two phases (as Flink's
+ *       local-global aggregation and RisingWave's two-phase agg split it): half the bids go to one
+ *       hot auction, and a partial row stands for many bids of it.
  *   <li>Count fragment, P actors: {@code Merge → HashAgg(sum(partial) group by auction,
  *       window_start, window_end)} (AB). Its output is already partitioned by window, so count
  *       actor i feeds only query actor i (no shuffle), through two channels: one {@link
@@ -97,7 +97,6 @@ final class ThreeFragmentJob implements LocalJob {
 
   private static final DataType TS = DataType.TIMESTAMP;
   private static final DataType BIG = DataType.BIGINT;
-  private static final Schema WINDOWED = Schema.ofTypes(BIG, BIG, BIG, TS, TS, TS);
 
   /** AB's rows: auction, window_start, window_end, num. */
   private static final Schema COUNTS = Schema.ofTypes(BIG, TS, TS, BIG);
@@ -131,15 +130,41 @@ final class ThreeFragmentJob implements LocalJob {
   }
 
   /**
-   * The source fragment's plan: the bid columns, the HOP window and the first phase of AB's count
-   * (partial counts per auction and window), so rows hash by window.
+   * The source fragment's plan: the first phase of AB's count over panes, then the HOP window over
+   * the partial counts. A bid lies in the 5 windows that contain its 2 s pane (the slide divides
+   * the size), so counting per (auction, pane) and expanding each partial to the pane's 5 windows
+   * gives the same partials per (auction, window) as expanding every bid first, with a fifth of the
+   * group lookups and none of the 5-fold bid chunks (Flink's sliding windows keep panes the same
+   * way): {@code Project(auction, date_time) → TUMBLE(date_time, 2 s) → LocalAgg(count(*) group by
+   * auction, pane_start) → HOP(pane_start, 2 s, 10 s) → Project(auction, window_start, window_end,
+   * partial)}, rows then hashed by window.
    */
   static StreamPlanNode sourcePlan(StreamPlanNode source) {
-    StreamPlanNode hop =
+    List<ExprNode> bidCols = List.of(new ExprNode.InputRef(0, BIG), new ExprNode.InputRef(5, TS));
+    StreamPlanNode bids =
+        StreamPlanNode.unary(1, new StreamNode.Project(bidCols), source, Schema.ofTypes(BIG, TS));
+    StreamPlanNode panes =
         StreamPlanNode.unary(
-            2, new StreamNode.HopWindow(3, TWO_S, TEN_S), LocalJob.bidColumns(source), WINDOWED);
-    return StreamPlanNode.unary(
-        3, new StreamNode.LocalAgg(List.of(0, 4, 5), List.of(AggCall.countStar())), hop, COUNTS);
+            2, new StreamNode.TumbleWindow(1, TWO_S), bids, Schema.ofTypes(BIG, TS, TS, TS));
+    StreamPlanNode partials =
+        StreamPlanNode.unary(
+            3,
+            new StreamNode.LocalAgg(List.of(0, 2), List.of(AggCall.countStar())),
+            panes,
+            Schema.ofTypes(BIG, TS, BIG));
+    StreamPlanNode windows =
+        StreamPlanNode.unary(
+            4,
+            new StreamNode.HopWindow(1, TWO_S, TEN_S),
+            partials,
+            Schema.ofTypes(BIG, TS, BIG, TS, TS));
+    List<ExprNode> cols =
+        List.of(
+            new ExprNode.InputRef(0, BIG),
+            new ExprNode.InputRef(3, TS),
+            new ExprNode.InputRef(4, TS),
+            new ExprNode.InputRef(2, BIG));
+    return StreamPlanNode.unary(5, new StreamNode.Project(cols), windows, COUNTS);
   }
 
   @Override

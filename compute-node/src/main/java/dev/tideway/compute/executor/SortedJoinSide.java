@@ -36,7 +36,8 @@ import java.util.TreeMap;
  *
  * <p>Reads avoided: over types whose Java equality is key equality ({@link KeyFilter#exact}), a
  * filter of the join keys written makes a probe of a never-written key read nothing, and a filter
- * of the rows written makes the write of a never-written row blind. Other writes outside the cached
+ * of the rows written makes the write of a never-written row blind. A bounded map of the rows
+ * written last knows the multiplicity of a row updated again soon. Other writes outside the cached
  * suffix read the row's multiplicity (one point get).
  *
  * <p>Confined to the join's actor thread.
@@ -54,6 +55,14 @@ final class SortedJoinSide implements JoinSide {
   /** Cached keys by their encoded prefix, least recently used first. */
   private final LinkedHashMap<Prefix, Suffix> cache = new LinkedHashMap<>(64, 0.75f, true);
 
+  /**
+   * The multiplicities of the rows written last, by storage key, least recently written first (zero
+   * for a row deleted): most updates retract a row written a few epochs before (q5's count of an
+   * auction moves on while the auction is recent), which would otherwise cost a point read. At most
+   * {@code capacity} rows, trimmed at barriers.
+   */
+  private final LinkedHashMap<Prefix, long[]> recent = new LinkedHashMap<>(64, 0.75f, true);
+
   private long cachedUnits;
 
   /** Join keys written; null when the types' Java equality is not key equality. */
@@ -62,7 +71,7 @@ final class SortedJoinSide implements JoinSide {
   /** Whole rows written (null with {@link #filter}). */
   private KeyFilter rowFilter;
 
-  /** A join key's storage prefix ({@code table | vnode | key}), compared by content. */
+  /** A storage key or a join key's prefix ({@code table | vnode | key}), compared by content. */
   private record Prefix(byte[] bytes) {
     @Override
     public boolean equals(Object o) {
@@ -141,6 +150,7 @@ final class SortedJoinSide implements JoinSide {
   public void init(long epoch) {
     table.init(epoch);
     cache.clear();
+    recent.clear();
     cachedUnits = 0;
     if (!filtered) {
       return;
@@ -197,9 +207,13 @@ final class SortedJoinSide implements JoinSide {
     byte[] k = table.keyOf(table.pkOf(row));
     Suffix e = cache.get(new Prefix(table.keyOf(key)));
     Counted cached = e != null && Keys.compare(k, e.from) >= 0 ? e.rows.get(k) : null;
+    Prefix rowKey = new Prefix(k);
+    long[] written = recent.get(rowKey);
     long old;
     if (cached != null) {
       old = cached.times;
+    } else if (written != null) {
+      old = written[0];
     } else if (e != null && Keys.compare(k, e.from) >= 0) {
       old = 0; // the cached suffix holds every row there
     } else if (filter != null && (!filter.mayContain(key) || !rowFilter.mayContain(row))) {
@@ -223,6 +237,11 @@ final class SortedJoinSide implements JoinSide {
       filter.add(key);
       rowFilter.add(row);
     }
+    if (written != null) {
+      written[0] = next;
+    } else {
+      recent.put(rowKey, new long[] {next});
+    }
     if (e != null && Keys.compare(k, e.from) >= 0) {
       if (next == 0) {
         e.rows.remove(k);
@@ -244,6 +263,11 @@ final class SortedJoinSide implements JoinSide {
 
   @Override
   public void evict() {
+    Iterator<long[]> rows = recent.values().iterator();
+    while (recent.size() > capacity && rows.hasNext()) {
+      rows.next();
+      rows.remove();
+    }
     Iterator<Map.Entry<Prefix, Suffix>> it = cache.entrySet().iterator();
     while (cachedUnits > capacity && it.hasNext()) {
       cachedUnits -= 1 + it.next().getValue().rows.size();
