@@ -31,6 +31,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Grouped aggregation (count, count(*), sum, min, max, avg) over a retractable input, emitting its
@@ -42,12 +43,14 @@ import java.util.Map;
  * and DESC for MAX), so when the current extreme is deleted the next barrier re-reads the first
  * value of the group's prefix; each cached group also caches the multiplicities it read or wrote,
  * and a {@link KeyFilter} makes the first insert of a value a blind write. A MIN/MAX without a call
- * table is append-only (as the planner declares it for an append-only input): its value lives in
- * the intermediate row alone and a retraction fails the actor. On a barrier every group changed in
- * the epoch writes its state row to the intermediate state table and emits the difference to what
- * it emitted before: {@code +} for a new group, {@code -} for a group whose rows are all gone,
- * {@code U-}/{@code U+} for a changed result, in chunks of at most {@link #OUTPUT_CHUNK_ROWS} rows.
- * Then the state tables seal the epoch and the barrier follows the changes.
+ * table keeps its value in the intermediate row alone: the planner omits the table when no input
+ * change can lower a MAX (raise a MIN), for an append-only input or an argument that only grows,
+ * and a retraction that is not the first half of such an update pair fails the actor. On a barrier
+ * every group changed in the epoch writes its state row to the intermediate state table and emits
+ * the difference to what it emitted before: {@code +} for a new group, {@code -} for a group whose
+ * rows are all gone, {@code U-}/{@code U+} for a changed result, in chunks of at most {@link
+ * #OUTPUT_CHUNK_ROWS} rows. Then the state tables seal the epoch and the barrier follows the
+ * changes.
  *
  * <p>State layouts (derived here; the plan's {@link TableDesc}s give the table ids):
  *
@@ -363,26 +366,61 @@ public final class HashAggExecutor implements Executor {
         if (callTables[c] != null) {
           applyExtreme(g, c, v, sign);
         } else {
-          applyAppendOnlyExtreme(g, c, v, sign);
+          applyValueOnlyExtreme(g, c, v, sign, chunk, i);
         }
       }
     }
   }
 
-  /** MIN/MAX without a call table: the plan declared its input append-only. */
-  private void applyAppendOnlyExtreme(AggGroup g, int c, Object v, int sign) {
-    Checks.checkState(
-        sign > 0,
-        "%s: %s call %s has no value table (the plan declared its input append-only) but"
-            + " group %s retracts value %s",
-        info,
-        calls.get(c).kind(),
-        c,
-        g.key,
-        v);
-    if (AggCalls.better(calls.get(c).kind(), argTypes[c], v, g.acc[c])) {
+  /**
+   * MIN/MAX without a call table: its value alone is the state, so the plan declared that no change
+   * of its input can lower a MAX (raise a MIN): the input is append-only, or its argument only
+   * grows (a count over an append-only input, as q5's max of per-auction counts). An insert folds
+   * in; a retraction is accepted only as the first half of an update pair of the same group whose
+   * new value is at least the old one (at most, for MIN), which cannot move the extreme but through
+   * the new value; any other retraction fails the actor.
+   */
+  private void applyValueOnlyExtreme(
+      AggGroup g, int c, Object v, int sign, StreamChunk chunk, int i) {
+    AggKind kind = calls.get(c).kind();
+    if (sign < 0) {
+      Checks.checkState(
+          monotoneUpdate(c, v, chunk, i),
+          "%s: %s call %s has no value table (the plan declared that its input never lowers a"
+              + " MAX or raises a MIN) but group %s retracts value %s without an update to a"
+              + " value at least as %s",
+          info,
+          kind,
+          c,
+          g.key,
+          v,
+          kind == AggKind.MIN ? "low" : "high");
+      return;
+    }
+    if (AggCalls.better(kind, argTypes[c], v, g.acc[c])) {
       g.acc[c] = v;
     }
+  }
+
+  /**
+   * Whether row {@code i}, retracting {@code old}, is the {@code U-} of an update pair whose {@code
+   * U+} keeps the group key and brings a value no worse for call {@code c}.
+   */
+  private boolean monotoneUpdate(int c, Object old, StreamChunk chunk, int i) {
+    int n = i + 1;
+    if (chunk.op(i) != Op.UPDATE_DELETE
+        || n >= chunk.size()
+        || chunk.op(n) != Op.UPDATE_INSERT
+        || !chunk.isVisible(n)) {
+      return false;
+    }
+    for (int k : groupKeys) {
+      if (!Objects.equals(chunk.column(k).get(i), chunk.column(k).get(n))) {
+        return false;
+      }
+    }
+    Object next = chunk.column(calls.get(c).args().get(0).index()).get(n);
+    return next != null && !AggCalls.better(calls.get(c).kind(), argTypes[c], old, next);
   }
 
   private void applyExtreme(AggGroup g, int c, Object v, int sign) {

@@ -224,9 +224,10 @@ public final class HashJoinExecutor implements Executor {
 
   /**
    * Whether a side is sorted by the column a range conjunct bounds ({@link SortedJoinSide}): its
-   * input may delete, the bounded column is not a join key column, and the table desc does not say
-   * that a join key holds one row at most (a desc describing the side's rows whose pk, the
-   * planner's join key plus stream key, lies inside the join key: nothing to range over).
+   * input may delete, the bounded column is not a join key column, no join key column repeats, and
+   * the table desc does not say that a join key holds one row at most (a desc describing the side's
+   * rows whose pk, the planner's join key plus stream key, lies inside the join key: nothing to
+   * range over).
    */
   private static boolean sortedByBound(
       TableDesc desc, Schema input, int[] keys, JoinPrefilter.RangeBound bound) {
@@ -234,8 +235,8 @@ public final class HashJoinExecutor implements Executor {
       return false;
     }
     List<Integer> keyList = Arrays.stream(keys).boxed().toList();
-    if (keyList.contains(bound.column())) {
-      return false;
+    if (keyList.contains(bound.column()) || keyList.stream().distinct().count() < keys.length) {
+      return false; // nothing to range over, or a key column named twice (a.x = b.y AND a.x = b.z)
     }
     boolean oneRowPerKey =
         desc.types().equals(input.types()) && keyList.containsAll(desc.pkIndices());
@@ -259,10 +260,8 @@ public final class HashJoinExecutor implements Executor {
     List<Integer> pk = new ArrayList<>();
     List<OrderType> orders = new ArrayList<>();
     for (int k : keys) {
-      if (!pk.contains(k)) {
-        pk.add(k);
-        orders.add(OrderType.ASC);
-      }
+      pk.add(k); // distinct (sortedByBound): a key's encoding is the pk's first columns
+      orders.add(OrderType.ASC);
     }
     pk.add(bound.column());
     orders.add(bound.above() ? OrderType.ASC : OrderType.DESC);

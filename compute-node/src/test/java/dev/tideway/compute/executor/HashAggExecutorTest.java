@@ -210,8 +210,41 @@ class HashAggExecutorTest {
       src.pushBarrier(Epochs.of(1)).pushChunk("+ 1 5\n- 1 5").pushBarrier(Epochs.of(2));
       assertThatThrownBy(() -> run(store, src, appendOnlyMax(), 100))
           .hasMessageContaining("MAX call 0")
-          .hasMessageContaining("append-only")
+          .hasMessageContaining("no value table")
           .hasMessageContaining("retracts value 5");
+    }
+  }
+
+  @Test
+  void aMaxWithoutValueTableFollowsUpdatesThatOnlyRaiseItsArgument() {
+    // q5's max of per-auction counts: every change of a count is U- old, U+ new >= old
+    try (Storage store = StateStores.open("memory://", StorageOptions.defaults())) {
+      MockSource src = MockSource.of("bigint", "bigint");
+      src.pushBarrier(Epochs.of(1)).pushChunk("+ 1 5\n+ 1 3\n+ 2 4").pushBarrier(Epochs.of(2));
+      src.pushChunk("U- 1 3\nU+ 1 7\nU- 1 7\nU+ 1 7\nU- 2 4\nU+ 2 4").pushBarrier(Epochs.of(3));
+      src.pushChunk("U- 1 5\nU+ 1 6").pushBarrier(Epochs.of(4));
+      assertThat(run(store, src, appendOnlyMax(), 100))
+          .containsExactly(
+              "B1",
+              chunk("bigint bigint\n+ 1 5\n+ 2 4"),
+              "B2",
+              chunk("bigint bigint\nU- 1 5\nU+ 1 7"),
+              "B3",
+              "B4");
+    }
+  }
+
+  @Test
+  void aMaxWithoutValueTableFailsOnAnUpdateThatLowersOrMovesItsArgument() {
+    for (String change : List.of("U- 1 5\nU+ 1 4", "U- 1 5\nU+ 2 9", "U- 1 5\nU+ 1 .")) {
+      try (Storage store = StateStores.open("memory://", StorageOptions.defaults())) {
+        MockSource src = MockSource.of("bigint", "bigint");
+        src.pushBarrier(Epochs.of(1)).pushChunk("+ 1 5").pushBarrier(Epochs.of(2));
+        src.pushChunk(change).pushBarrier(Epochs.of(3));
+        assertThatThrownBy(() -> run(store, src, appendOnlyMax(), 100))
+            .as(change)
+            .hasMessageContaining("group (1) retracts value 5 without an update");
+      }
     }
   }
 

@@ -61,6 +61,22 @@ public final class PlanPrinter {
     }
   }
 
+  /**
+   * The MIN/MAX calls that keep their input values in a state table (retractable), if any; the
+   * others keep their value in the group row alone.
+   */
+  private static String valueTables(StreamNode.HashAgg a, Schema in) {
+    if (a.callStateTables().isEmpty()) {
+      return "";
+    }
+    return ", value_tables: ["
+        + a.callStateTables().keySet().stream()
+            .sorted()
+            .map(i -> agg(a.aggCalls().get(i), in))
+            .collect(Collectors.joining(", "))
+        + "]";
+  }
+
   private static String describe(StreamNode body, Schema in, StreamPlanNode n) {
     if (body instanceof StreamNode.StreamScan s) {
       return "{ table: "
@@ -91,7 +107,9 @@ public final class PlanPrinter {
           + refs(a.groupKeys(), in)
           + ", aggs: ["
           + a.aggCalls().stream().map(c -> agg(c, in)).collect(Collectors.joining(", "))
-          + "] }";
+          + "]"
+          + valueTables(a, in)
+          + " }";
     }
     if (body instanceof StreamNode.LocalAgg a) {
       return "{ group: "

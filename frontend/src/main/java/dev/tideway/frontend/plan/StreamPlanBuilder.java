@@ -80,12 +80,30 @@ public final class StreamPlanBuilder {
   /**
    * A planned sub-tree: its root, where Calcite's fields are in its output, its stream key, its
    * distribution, and whether it only ever inserts (a source, and what filters, projects, windows
-   * or inner-joins only such inputs): state over it needs no retraction (see {@link #join}).
+   * or inner-joins only such inputs): state over it needs no retraction (see {@link #join}). {@code
+   * growing} are the output columns whose value only grows: a row is never deleted, and each update
+   * of it is a {@code U-}/{@code U+} pair, adjacent in one chunk, whose new value is at least the
+   * old one (a count over an append-only input, carried by projections and by exchanges that do not
+   * hash on it), so a MAX over such a column needs no value table (see {@link #aggregate}).
    */
   private record Sub(
-      StreamPlanNode node, int[] fieldMap, List<Integer> streamKey, Dist dist, boolean appendOnly) {
+      StreamPlanNode node,
+      int[] fieldMap,
+      List<Integer> streamKey,
+      Dist dist,
+      boolean appendOnly,
+      Set<Integer> growing) {
     Sub(StreamPlanNode node, int[] fieldMap, List<Integer> streamKey, Dist dist) {
       this(node, fieldMap, streamKey, dist, false);
+    }
+
+    Sub(
+        StreamPlanNode node,
+        int[] fieldMap,
+        List<Integer> streamKey,
+        Dist dist,
+        boolean appendOnly) {
+      this(node, fieldMap, streamKey, dist, appendOnly, Set.of());
     }
 
     Schema schema() {
@@ -319,7 +337,13 @@ public final class StreamPlanBuilder {
         in.dist().single()
             ? Dist.SINGLE
             : dist == null || dist.isEmpty() ? Dist.ANY : Dist.hash(dist);
-    return new Sub(n, identity(visible), key, d, in.appendOnly());
+    Set<Integer> growing = new HashSet<>();
+    for (int i = 0; i < exprs.size(); i++) {
+      if (exprs.get(i) instanceof ExprNode.InputRef r && in.growing().contains(r.index())) {
+        growing.add(i);
+      }
+    }
+    return new Sub(n, identity(visible), key, d, in.appendOnly(), Set.copyOf(growing));
   }
 
   private static int indexOfRef(List<ExprNode> exprs, int col) {
@@ -345,7 +369,15 @@ public final class StreamPlanBuilder {
             ? new StreamNode.Exchange(DispatcherKind.SIMPLE, List.of())
             : new StreamNode.Exchange(DispatcherKind.HASH, want.keys());
     StreamPlanNode n = StreamPlanNode.unary(nextId(), e, in.node(), in.schema());
-    return new Sub(n, in.fieldMap(), in.streamKey(), want, in.appendOnly());
+    // an update that changes a hashed column may leave its halves on two actors
+    boolean hashesGrowing = want.keys().stream().anyMatch(in.growing()::contains);
+    return new Sub(
+        n,
+        in.fieldMap(),
+        in.streamKey(),
+        want,
+        in.appendOnly(),
+        hashesGrowing ? Set.of() : in.growing());
   }
 
   /**
@@ -414,8 +446,11 @@ public final class StreamPlanBuilder {
     TableDesc inter = stateTable("agg", state, keyIdx, keyIdx);
     Map<Integer, TableDesc> callTables = new HashMap<>();
     for (int i = 0; i < calls.size(); i++) {
-      // MIN/MAX over an input that only inserts keep their value in the group row alone
-      if (calls.get(i).kind().needsInputState() && !in.appendOnly()) {
+      // MIN/MAX over an input that only inserts keep their value in the group row alone, and so
+      // does a MAX of a column that only grows (not a group column: its update stays in a group)
+      if (calls.get(i).kind().needsInputState()
+          && !in.appendOnly()
+          && !growingMax(calls.get(i), in, groups)) {
         List<Field> cf = new ArrayList<>(fields.subList(0, groups.size()));
         cf.add(new Field("value", calls.get(i).args().get(0).type()));
         for (int k : in.streamKey()) {
@@ -436,7 +471,23 @@ public final class StreamPlanBuilder {
       }
       outDist = Dist.hash(placed);
     }
-    return new Sub(n, identity(fields.size()), keyIdx, outDist);
+    // a count over an input that only inserts only grows: its group is never deleted
+    Set<Integer> growing = new HashSet<>();
+    for (int i = 0; i < calls.size(); i++) {
+      AggKind k = calls.get(i).kind();
+      if (in.appendOnly() && (k == AggKind.COUNT || k == AggKind.COUNT_STAR)) {
+        growing.add(groups.size() + i);
+      }
+    }
+    return new Sub(n, identity(fields.size()), keyIdx, outDist, false, Set.copyOf(growing));
+  }
+
+  /** A MAX whose argument is a column of {@code in} that only grows, not one of {@code groups}. */
+  private static boolean growingMax(AggCall call, Sub in, List<Integer> groups) {
+    return call.kind() == AggKind.MAX
+        && call.args().size() == 1
+        && in.growing().contains(call.args().get(0).index())
+        && !groups.contains(call.args().get(0).index());
   }
 
   private static List<Integer> range(int n) {

@@ -49,7 +49,19 @@ class NexmarkPlanGoldenTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"q0", "q1", "q2", "q3", "q5", "q7", "q8", "mv_on_mv", "join_pairing"})
+  @ValueSource(
+      strings = {
+        "q0",
+        "q1",
+        "q2",
+        "q3",
+        "q5",
+        "q7",
+        "q8",
+        "mv_on_mv",
+        "join_pairing",
+        "max_of_counts"
+      })
   void explainMatchesGolden(String name) throws IOException {
     String sql = query(name);
     String plan =
