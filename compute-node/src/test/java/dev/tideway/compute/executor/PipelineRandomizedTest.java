@@ -314,7 +314,26 @@ class PipelineRandomizedTest {
   /** {@code SELECT * FROM l JOIN r ON l.x = r.x AND l.y < r.y}, materialized by (l.id, r.id). */
   @Test
   void joinWithConditionMaterializeEqualsBatchRecomputationAtEveryEpoch() throws Exception {
-    joinEqualsBatchRecomputation(false);
+    joinEqualsBatchRecomputation(Sides.SORTED);
+  }
+
+  /**
+   * The same with the condition written {@code l.y + 0 < r.y}, which bounds no column by a column:
+   * both sides keep the unsorted multiplicity layout ({@link JoinSideState}).
+   */
+  @Test
+  void joinWithUnsortedSidesEqualsBatchRecomputationAtEveryEpoch() throws Exception {
+    joinEqualsBatchRecomputation(Sides.UNSORTED);
+  }
+
+  /** The join sides' layouts a run exercises. */
+  private enum Sides {
+    /** l.y < r.y: both sides sorted by y ({@link SortedJoinSide}). */
+    SORTED,
+    /** l.y + 0 < r.y: both sides unsorted, with multiplicities. */
+    UNSORTED,
+    /** l.y < r.y with an append-only left side (stored by identity). */
+    APPEND_ONLY_LEFT
   }
 
   /**
@@ -324,14 +343,14 @@ class PipelineRandomizedTest {
    */
   @Test
   void joinWithAnAppendOnlySideEqualsBatchRecomputationAtEveryEpoch() throws Exception {
-    joinEqualsBatchRecomputation(true);
+    joinEqualsBatchRecomputation(Sides.APPEND_ONLY_LEFT);
   }
 
-  private void joinEqualsBatchRecomputation(boolean appendOnlyLeft) throws Exception {
+  private void joinEqualsBatchRecomputation(Sides sides) throws Exception {
     int crashes = 0;
     for (long seed : seeds()) {
       try {
-        crashes += runJoin(seed, appendOnlyLeft);
+        crashes += runJoin(seed, sides);
       } catch (AssertionError | RuntimeException e) {
         throw new AssertionError("seed=" + seed + " (replay with -Dtideway.seed=" + seed + ")", e);
       }
@@ -345,7 +364,9 @@ class PipelineRandomizedTest {
   private record JoinPipeline(MockSource left, MockSource right, Executor last) {}
 
   private static JoinPipeline buildJoin(
-      Storage store, long cacheUnits, int filterBits, boolean appendOnlyLeft) {
+      Storage store, long cacheUnits, int filterBits, Sides sides) {
+    ExprNode y =
+        sides == Sides.UNSORTED ? call(FunctionKind.ADD, DataType.BIGINT, ref(2), lit(0)) : ref(2);
     MockSource l = MockSource.of("bigint", "bigint", "bigint");
     MockSource r = MockSource.of("bigint", "bigint", "bigint");
     StreamNode.HashJoin plan =
@@ -353,8 +374,8 @@ class PipelineRandomizedTest {
             JoinType.INNER,
             List.of(1),
             List.of(1),
-            Optional.of(call(FunctionKind.LESS_THAN, DataType.BOOLEAN, ref(2), ref(5))),
-            HashAggExecutorTest.table(60, appendOnlyLeft),
+            Optional.of(call(FunctionKind.LESS_THAN, DataType.BOOLEAN, y, ref(5))),
+            HashAggExecutorTest.table(60, sides == Sides.APPEND_ONLY_LEFT),
             HashAggExecutorTest.table(61));
     Executor join =
         CheckedExecutor.wrap(
@@ -382,15 +403,15 @@ class PipelineRandomizedTest {
    * paths); crashes now and then mid-epoch as the agg pipeline does, so a rebuilt join must not
    * trust anything its predecessor cached.
    */
-  private int runJoin(long seed, boolean appendOnlyLeft) throws Exception {
+  private int runJoin(long seed, Sides sides) throws Exception {
     RandomSource random = RandomSource.seeded(seed);
-    RandomTable lt = new RandomTable(random.split(), 4, appendOnlyLeft);
+    RandomTable lt = new RandomTable(random.split(), 4, sides == Sides.APPEND_ONLY_LEFT);
     RandomTable rt = new RandomTable(random.split(), 4);
     long cacheUnits = 1 + random.nextInt(8);
     int filterBits = random.chance(0.5) ? 6 : 20;
     int crashes = 0;
     try (Storage store = StateStores.open("memory://", StorageOptions.defaults())) {
-      JoinPipeline p = buildJoin(store, cacheUnits, filterBits, appendOnlyLeft);
+      JoinPipeline p = buildJoin(store, cacheUnits, filterBits, sides);
       List<DataType> types = p.last().schema().types();
       int[] pk = {0, 3};
       var codecs = StateTables.codecs(62, types, pk, List.of(OrderType.ASC, OrderType.ASC), pk);
@@ -414,7 +435,7 @@ class PipelineRandomizedTest {
           while (p.last().next() != null) {} // processed with a warm cache, never committed
           store.clearUncommitted();
           crashes++;
-          p = buildJoin(store, cacheUnits, filterBits, appendOnlyLeft);
+          p = buildJoin(store, cacheUnits, filterBits, sides);
           epoch++;
           Barrier init =
               new Barrier(
