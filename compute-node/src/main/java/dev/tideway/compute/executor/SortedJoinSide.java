@@ -71,16 +71,33 @@ final class SortedJoinSide implements JoinSide {
   /** Whole rows written (null with {@link #filter}). */
   private KeyFilter rowFilter;
 
-  /** A storage key or a join key's prefix ({@code table | vnode | key}), compared by content. */
-  private record Prefix(byte[] bytes) {
+  /**
+   * A storage key or a join key's prefix ({@code table | vnode | key}), compared by content, its
+   * hash computed once. FNV-1a over the bytes: {@code Arrays.hashCode}'s polynomial made keys that
+   * differ in two columns (q5's auction and count) collide often enough to turn hash bins into
+   * trees.
+   */
+  private static final class Prefix {
+    final byte[] bytes;
+    private final int hash;
+
+    Prefix(byte[] bytes) {
+      this.bytes = bytes;
+      long h = 0xcbf29ce484222325L;
+      for (byte b : bytes) {
+        h = (h ^ (b & 0xff)) * 0x100000001b3L;
+      }
+      this.hash = (int) (h ^ (h >>> 32));
+    }
+
     @Override
     public boolean equals(Object o) {
-      return o instanceof Prefix p && Arrays.equals(bytes, p.bytes);
+      return o instanceof Prefix p && hash == p.hash && Arrays.equals(bytes, p.bytes);
     }
 
     @Override
     public int hashCode() {
-      return Arrays.hashCode(bytes);
+      return hash;
     }
 
     @Override
