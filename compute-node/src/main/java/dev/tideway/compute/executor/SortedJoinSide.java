@@ -223,7 +223,8 @@ final class SortedJoinSide implements JoinSide {
   public boolean apply(Row key, Row row, int sign) {
     byte[] k = table.keyOf(table.pkOf(row));
     Suffix e = cache.get(new Prefix(table.keyOf(key)));
-    Counted cached = e != null && Keys.compare(k, e.from) >= 0 ? e.rows.get(k) : null;
+    boolean inSuffix = e != null && Keys.compare(k, e.from) >= 0;
+    Counted cached = inSuffix ? e.rows.get(k) : null;
     Prefix rowKey = new Prefix(k);
     long[] written = recent.get(rowKey);
     long old;
@@ -231,7 +232,7 @@ final class SortedJoinSide implements JoinSide {
       old = cached.times;
     } else if (written != null) {
       old = written[0];
-    } else if (e != null && Keys.compare(k, e.from) >= 0) {
+    } else if (inSuffix) {
       old = 0; // the cached suffix holds every row there
     } else if (filter != null && (!filter.mayContain(key) || !rowFilter.mayContain(row))) {
       old = 0; // a key or a row never written
@@ -259,7 +260,7 @@ final class SortedJoinSide implements JoinSide {
     } else {
       recent.put(rowKey, new long[] {next});
     }
-    if (e != null && Keys.compare(k, e.from) >= 0) {
+    if (inSuffix) {
       if (next == 0) {
         e.rows.remove(k);
         cachedUnits--;
