@@ -282,6 +282,11 @@ public sealed interface StreamNode
    * @param condition an extra non-equi predicate over the concatenated row, if any
    * @param leftTable the left side's state
    * @param rightTable the right side's state
+   * @param growing columns of the joined row (left columns, then right) whose input promises that
+   *     they only grow: a row is never deleted, and each update of it is a {@code U-}/{@code U+}
+   *     pair, adjacent in one chunk, whose new value is at least the old one. A side bounded from
+   *     below by such a column of the other side (one row per join key there) keeps only the rows
+   *     that may still match (see the executor)
    */
   record HashJoin(
       JoinType joinType,
@@ -289,7 +294,8 @@ public sealed interface StreamNode
       List<Integer> rightKeys,
       Optional<ExprNode> condition,
       TableDesc leftTable,
-      TableDesc rightTable)
+      TableDesc rightTable,
+      List<Integer> growing)
       implements StreamNode {
     public HashJoin {
       Checks.checkNotNull(joinType, "join type");
@@ -297,6 +303,7 @@ public sealed interface StreamNode
       Checks.checkNotNull(rightTable, "join right table");
       leftKeys = List.copyOf(leftKeys);
       rightKeys = List.copyOf(rightKeys);
+      growing = List.copyOf(growing);
       Checks.checkNotNull(condition, "join condition (use Optional.empty())");
       condition.ifPresent(c -> ExprNode.checkPredicate(c, "join condition"));
       Checks.checkArgument(
@@ -304,6 +311,17 @@ public sealed interface StreamNode
           "HashJoin needs equally many (>= 1) left and right keys, got %s and %s",
           leftKeys,
           rightKeys);
+    }
+
+    /** A join whose inputs promise no growing column. */
+    public HashJoin(
+        JoinType joinType,
+        List<Integer> leftKeys,
+        List<Integer> rightKeys,
+        Optional<ExprNode> condition,
+        TableDesc leftTable,
+        TableDesc rightTable) {
+      this(joinType, leftKeys, rightKeys, condition, leftTable, rightTable, List.of());
     }
 
     @Override
@@ -317,6 +335,7 @@ public sealed interface StreamNode
       Schema r = inputs.get(1);
       PlanChecks.checkInRange(leftKeys, l.size(), "HashJoin left keys");
       PlanChecks.checkInRange(rightKeys, r.size(), "HashJoin right keys");
+      PlanChecks.checkInRange(growing, l.size() + r.size(), "HashJoin growing columns");
       for (int i = 0; i < leftKeys.size(); i++) {
         DataType lt = l.type(leftKeys.get(i));
         DataType rt = r.type(rightKeys.get(i));

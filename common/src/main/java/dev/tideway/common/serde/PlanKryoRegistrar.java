@@ -61,7 +61,7 @@ final class PlanKryoRegistrar implements KryoRegistrar {
     r.addRecord(223, StreamNode.Project.class);
     r.addRecord(224, StreamNode.Filter.class);
     r.addRecord(225, StreamNode.HashAgg.class);
-    r.addRecord(226, StreamNode.HashJoin.class);
+    r.add(226, StreamNode.HashJoin.class, HashJoinSerializer::new);
     r.addRecord(227, StreamNode.Materialize.class);
     r.addRecord(228, StreamNode.Exchange.class);
     r.addRecord(229, StreamNode.Merge.class);

@@ -54,7 +54,7 @@ public final class TidewayKryo {
    * The format version written first in every message. Bump it (and keep reading the old one for a
    * release) when a registered class's layout changes incompatibly.
    */
-  public static final byte FORMAT_VERSION = 2;
+  public static final byte FORMAT_VERSION = 3;
 
   /** The oldest format version this build still reads. */
   public static final byte OLDEST_READABLE_VERSION = 1;

@@ -208,7 +208,16 @@ final class Samples {
         new StreamNode.StreamScan(7, List.of(0, 2), BackfillKind.ARRANGEMENT, table(8))
             .withUpstreamTable(table(7))
             .withRateLimit(500),
-        // a new class in version 2 (new ids need no new format version): no golden record yet
-        new StreamNode.LocalAgg(List.of(0, 2), List.of(AggCall.countStar(), maxPrice)));
+        // a new class in version 2 (new ids need no new format version); recorded from version 3
+        new StreamNode.LocalAgg(List.of(0, 2), List.of(AggCall.countStar(), maxPrice)),
+        // version 3
+        new StreamNode.HashJoin(
+            JoinType.INNER,
+            List.of(0),
+            List.of(0),
+            Optional.empty(),
+            table(11),
+            table(12),
+            List.of(1, 3)));
   }
 }

@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
  * the end of their list, never reorder them, and never regenerate a released version's files.
  *
  * <p>Version 2 changed {@code StreamScan} (upstream table layout and rate limit added); version 1
- * files keep decoding through {@code StreamScanSerializer}.
+ * files keep decoding through {@code StreamScanSerializer}. Version 3 changed {@code HashJoin}
+ * (growing columns added); older files keep decoding through {@code HashJoinSerializer}.
  *
  * <p>To cut the files of a new format version, run this test once with {@code
  * -Dtideway.golden.write=true} from the module directory and commit {@code
@@ -48,6 +49,16 @@ class WireFormatCompatibilityTest {
   @Test
   void planSamplesOfVersion2StillDecode() throws IOException {
     check(2, "plan", Samples.plan());
+  }
+
+  @Test
+  void coreSamplesOfVersion3StillDecode() throws IOException {
+    check(3, "core", Samples.core());
+  }
+
+  @Test
+  void planSamplesOfVersion3StillDecode() throws IOException {
+    check(3, "plan", Samples.plan());
   }
 
   private void check(int version, String name, List<Object> samples) throws IOException {

@@ -281,7 +281,10 @@ final class ThreeFragmentJob implements LocalJob {
                 List.of(0, 1),
                 Optional.of(cond),
                 NexmarkQuery.table(41, COUNTS.types(), 3),
-                NexmarkQuery.table(42, mb.outputSchema().types(), 2)),
+                NexmarkQuery.table(42, mb.outputSchema().types(), 2),
+                // AB's num is a count over bids and MB's maxn a max of it: both only grow, so the
+                // join keeps only the counts at or above their window's maximum
+                List.of(3, 6)),
             List.of(ab, mb),
             Schema.ofTypes(both));
     List<ExprNode> cols =

@@ -97,6 +97,20 @@ public final class HashAggExecutor implements Executor {
   private final int filterBits;
 
   /**
+   * Input rows that trigger a flush before the barrier. Flushing only at barriers makes every
+   * barrier wait for the epoch's whole flush (state writes, and the downstream work on the
+   * changes), which grows with the epoch: the first epoch of a job over a backlog absorbs input at
+   * the sources' speed and took seconds. Counted in rows, not changed groups, so an aggregation of
+   * few groups (q5's max per window) also passes its changes on within the epoch. A group changed
+   * again after a flush writes and emits again: at most one write per group per {@code flushRows}
+   * rows.
+   */
+  private final int flushRows;
+
+  /** Visible input rows applied since the last flush. */
+  private int unflushedRows;
+
+  /**
    * Groups written to the intermediate table (see {@link KeyFilter}); built on the first barrier;
    * null when the group key types do not allow one (then every new group reads the table).
    */
@@ -164,6 +178,12 @@ public final class HashAggExecutor implements Executor {
   static final int VALUE_CACHE_UNITS = 1 << 20;
 
   /**
+   * Input rows after which the executor flushes before the barrier by default (see {@link
+   * #flushRows}).
+   */
+  public static final int DEFAULT_FLUSH_ROWS = Integer.getInteger("tideway.aggDirty", 1 << 14);
+
+  /**
    * An aggregation caching up to {@code cacheCapacity} groups between epochs, with key filters of
    * {@code 2^filterBits} bits over the intermediate and call tables.
    */
@@ -174,8 +194,22 @@ public final class HashAggExecutor implements Executor {
       StateStore store,
       int cacheCapacity,
       int filterBits) {
+    this(info, input, plan, store, cacheCapacity, filterBits, DEFAULT_FLUSH_ROWS);
+  }
+
+  /** The same, flushing whenever {@code flushRows} input rows came since the last flush. */
+  public HashAggExecutor(
+      ExecutorInfo info,
+      Executor input,
+      StreamNode.HashAgg plan,
+      StateStore store,
+      int cacheCapacity,
+      int filterBits,
+      int flushRows) {
     Checks.checkArgument(
         cacheCapacity > 0, "%s: agg cache capacity must be > 0, got %s", info, cacheCapacity);
+    Checks.checkArgument(flushRows > 0, "%s: flush rows must be > 0, got %s", info, flushRows);
+    this.flushRows = flushRows;
     this.info = info;
     this.input = input;
     this.cacheCapacity = cacheCapacity;
@@ -285,6 +319,19 @@ public final class HashAggExecutor implements Executor {
       if (m instanceof Message.Chunk c) {
         Checks.checkState(started, "%s: chunk before the first barrier", info);
         apply(c.chunk());
+        if (unflushedRows >= flushRows) {
+          // spread the epoch's flush over it: written state is read back like committed state,
+          // and downstream gets the changes while this actor still reads (see the class comment)
+          unflushedRows = 0;
+          for (StreamChunk changes : flushDirty()) {
+            pending.add(Message.of(changes));
+          }
+          evict();
+          rawGroups.clear();
+          if (!pending.isEmpty()) {
+            return pending.poll();
+          }
+        }
         return Message.of(yieldChunk);
       } else if (m instanceof Barrier b) {
         boolean first = !started || b.kind() == BarrierKind.INITIAL;
@@ -334,6 +381,7 @@ public final class HashAggExecutor implements Executor {
         g.dirty = true;
         dirty.add(g);
       }
+      unflushedRows++;
       int sign = chunk.op(i).sign();
       g.rowCount += sign;
       Checks.checkState(
@@ -561,6 +609,21 @@ public final class HashAggExecutor implements Executor {
         group(Row.EMPTY); // the global group exists from the start
       }
     }
+    List<StreamChunk> chunks = flushDirty();
+    unflushedRows = 0;
+    if (b.kind() != BarrierKind.INITIAL && intermediate.epoch() != b.curr()) {
+      commitTables(b);
+    }
+    evict();
+    rawGroups.clear();
+    return chunks;
+  }
+
+  /**
+   * Writes every group changed since the last flush to the state tables and returns their changes,
+   * in chunks of at most {@link #OUTPUT_CHUNK_ROWS} rows (an update pair never split).
+   */
+  private List<StreamChunk> flushDirty() {
     List<StreamChunk> chunks = new ArrayList<>();
     int rows = Math.min(OUTPUT_CHUNK_ROWS, dirty.size() * 2);
     StreamChunkBuilder out = new StreamChunkBuilder(schema.types(), rows);
@@ -573,11 +636,6 @@ public final class HashAggExecutor implements Executor {
       }
     }
     dirty.clear();
-    if (b.kind() != BarrierKind.INITIAL && intermediate.epoch() != b.curr()) {
-      commitTables(b);
-    }
-    evict();
-    rawGroups.clear();
     if (out.size() > 0) {
       chunks.add(out.build());
     }

@@ -104,6 +104,20 @@ public final class HashJoinExecutor implements Executor {
     final JoinSide state;
     Barrier barrier;
 
+    /**
+     * On a side whose rows a growing column of the other side bounds from below: that bound (this
+     * side keeps only the rows at or above the other side's value under their key); else null.
+     */
+    JoinPrefilter.RangeBound pruned;
+
+    /**
+     * On the other side of a pruned one: the key and value of the row whose {@code U-} came last,
+     * until its {@code U+} comes (its value still bounds the pruned side meanwhile); else null.
+     */
+    Row retractedKey;
+
+    Object retractedValue;
+
     Side(Executor input, JoinSide state) {
       this.input = input;
       this.state = state;
@@ -148,13 +162,52 @@ public final class HashJoinExecutor implements Executor {
     int[] lk = plan.leftKeys().stream().mapToInt(Integer::intValue).toArray();
     int[] rk = plan.rightKeys().stream().mapToInt(Integer::intValue).toArray();
     this.prefilter = JoinPrefilter.of(plan.condition(), left.schema().size());
-    this.left =
-        side(left, lk, plan.leftTable(), store, cacheUnits, filterBits, bound(prefilter, true));
-    this.right =
-        side(right, rk, plan.rightTable(), store, cacheUnits, filterBits, bound(prefilter, false));
+    JoinPrefilter.RangeBound lb = bound(prefilter, true);
+    JoinPrefilter.RangeBound rb = bound(prefilter, false);
+    this.left = side(left, lk, plan.leftTable(), store, cacheUnits, filterBits, lb);
+    this.right = side(right, rk, plan.rightTable(), store, cacheUnits, filterBits, rb);
+    int lw = left.schema().size();
+    if (prunable(this.left, lb, plan.rightTable(), right.schema(), rk, plan.growing(), lw)) {
+      this.left.pruned = lb;
+    }
+    if (prunable(this.right, rb, plan.leftTable(), left.schema(), lk, plan.growing(), 0)) {
+      this.right.pruned = rb;
+    }
     this.schema = concat(left.schema(), right.schema());
     this.condition =
         plan.condition().map(c -> ExprCompiler.compile(c, schema.types())).orElse(null);
+  }
+
+  /**
+   * Whether {@code self}'s rows may be pruned below {@code bound}: the side is sorted by the
+   * bound's column ({@link SortedJoinSide}), its rows match from the bound up, and the bounding
+   * column of the other side (at {@code otherOffset} in the joined row) is one the plan says only
+   * grows, under a table desc that holds one row per join key there: each key's bound then never
+   * falls, and a row below it can never match again.
+   */
+  private static boolean prunable(
+      Side self,
+      JoinPrefilter.RangeBound bound,
+      TableDesc otherDesc,
+      Schema other,
+      int[] otherKeys,
+      List<Integer> growing,
+      int otherOffset) {
+    return self.state instanceof SortedJoinSide
+        && bound.above()
+        && growing.contains(otherOffset + bound.otherColumn())
+        && oneRowPerKey(otherDesc, other, otherKeys);
+  }
+
+  /** Whether {@code desc}, the state of a side over {@code input}, keeps one row per join key. */
+  private static boolean oneRowPerKey(TableDesc desc, Schema input, int[] keys) {
+    List<Integer> keyList = Arrays.stream(keys).boxed().toList();
+    return desc.types().equals(input.types()) && keyList.containsAll(desc.pkIndices());
+  }
+
+  /** Whether {@code left} (or else the right side) keeps only rows that may still match. */
+  boolean prunes(boolean left) {
+    return (left ? this.left : this.right).pruned != null;
   }
 
   /** Keys plus rows both sides cache (for tests of the bound). */
@@ -238,9 +291,7 @@ public final class HashJoinExecutor implements Executor {
     if (keyList.contains(bound.column()) || keyList.stream().distinct().count() < keys.length) {
       return false; // nothing to range over, or a key column named twice (a.x = b.y AND a.x = b.z)
     }
-    boolean oneRowPerKey =
-        desc.types().equals(input.types()) && keyList.containsAll(desc.pkIndices());
-    return !oneRowPerKey;
+    return !oneRowPerKey(desc, input, keys);
   }
 
   /**
@@ -340,6 +391,15 @@ public final class HashJoinExecutor implements Executor {
         right.barrier);
     left.barrier = null;
     right.barrier = null;
+    for (Side s : List.of(left, right)) {
+      Checks.checkState(
+          s.retractedKey == null,
+          "%s: the U- of key %s (a column the plan says only grows) was not followed by its U+"
+              + " before barrier %s",
+          info,
+          s.retractedKey,
+          b.epoch());
+    }
     if (!started || b.kind() == BarrierKind.INITIAL) {
       left.state.init(b.curr());
       right.state.init(b.curr());
@@ -370,6 +430,9 @@ public final class HashJoinExecutor implements Executor {
         continue; // NULL = x is never true: no match now or later
       }
       Op op = chunk.op(i).isInsert() ? Op.INSERT : Op.DELETE;
+      if (self.pruned != null && cannotMatch(row, key, self.pruned, other)) {
+        continue; // below the other side's growing bound: no match now or later, so not kept
+      }
       Checks.checkState(
           op == Op.INSERT || !self.state.appendOnly(),
           "%s: the %s side is append-only (its plan says its input only inserts) but got a"
@@ -400,8 +463,95 @@ public final class HashJoinExecutor implements Executor {
               }
             }
           });
+      if (other.pruned != null) {
+        grow(self, other, key, row, op);
+      }
     }
     emit(out[0].build());
+  }
+
+  /**
+   * Whether {@code row} of a pruned side lies below the growing value the other side holds under
+   * {@code key} (or has a NULL bound column): it can match no row of the other side now, and, as
+   * that value never falls, none later. The pruned side holds no such row (see {@link #grow}), so
+   * neither its insert nor its delete is applied. The value is the other side's one row under the
+   * key, or the value of its {@code U-} while the {@code U+} is still to come.
+   */
+  private boolean cannotMatch(Row row, Row key, JoinPrefilter.RangeBound bound, Side other) {
+    Object c = row.get(bound.column());
+    if (c == null) {
+      return true;
+    }
+    Object m =
+        other.retractedKey != null && other.retractedKey.equals(key)
+            ? other.retractedValue
+            : boundUnder(other, key, row, bound.otherColumn());
+    return m != null && bound.below(c, m);
+  }
+
+  /** The value of column {@code column} of {@code side}'s one row under {@code key}, or null. */
+  private Object boundUnder(Side side, Row key, Row probe, int column) {
+    Object[] found = new Object[1];
+    long[] rows = new long[1];
+    side.state.forEachMatch(
+        key,
+        probe,
+        (match, times) -> {
+          rows[0] += times;
+          found[0] = match.get(column);
+        });
+    Checks.checkState(
+        rows[0] <= 1,
+        "%s: the plan says a side holds one row per join key, but it holds %s under %s",
+        info,
+        rows[0],
+        key);
+    return found[0];
+  }
+
+  /**
+   * Follows the growing value of {@code self}, the side that bounds the pruned side {@code other},
+   * after {@code row} was applied: a {@code U-} is remembered until its {@code U+}, which must come
+   * next, for the same key, with a value at least as high; then every row of {@code other} under
+   * the key below the new value is deleted. The plan promises this growth; a change that breaks it
+   * fails the actor rather than leave a wrong join.
+   */
+  private void grow(Side self, Side other, Row key, Row row, Op op) {
+    Object v = row.get(other.pruned.otherColumn());
+    if (op == Op.DELETE) {
+      Checks.checkState(
+          self.retractedKey == null,
+          "%s: a growing column's U- of key %s came after the U- of key %s, not its U+",
+          info,
+          key,
+          self.retractedKey);
+      self.retractedKey = key;
+      self.retractedValue = v;
+      return;
+    }
+    Object from = null;
+    if (self.retractedKey != null) {
+      Checks.checkState(
+          self.retractedKey.equals(key),
+          "%s: a growing column's U- of key %s was followed by a change of key %s",
+          info,
+          self.retractedKey,
+          key);
+      from = self.retractedValue;
+      Checks.checkState(
+          from == null || (v != null && !other.pruned.below(v, from)),
+          "%s: a column the plan says only grows fell from %s to %s under key %s",
+          info,
+          from,
+          v,
+          key);
+      self.retractedKey = null;
+      self.retractedValue = null;
+    }
+    boundUnder(self, key, row, other.pruned.otherColumn()); // checks: one row under the key
+    if (v != null) {
+      ((SortedJoinSide) other.state).dropBelow(key, v, from);
+    }
   }
 
   /** Queues the candidate rows of {@code joined} the condition keeps, if there are any. */

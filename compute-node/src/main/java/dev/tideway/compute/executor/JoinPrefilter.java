@@ -99,20 +99,26 @@ final class JoinPrefilter {
         continue;
       }
       return left
-          ? new RangeBound(c.leftColumn(), c.rightColumn(), c.kind())
-          : new RangeBound(c.rightColumn(), c.leftColumn(), mirror(c.kind()));
+          ? new RangeBound(c.leftColumn(), c.rightColumn(), c.kind(), c.type())
+          : new RangeBound(c.rightColumn(), c.leftColumn(), mirror(c.kind()), c.type());
     }
     return null;
   }
 
   /**
    * {@code this[column] kind other[otherColumn]}: a side's rows that may match a row of the other
-   * side are those whose {@code column} lies on one side of the other row's value. Immutable.
+   * side are those whose {@code column} lies on one side of the other row's value; both columns are
+   * of {@code type}. Immutable.
    */
-  record RangeBound(int column, int otherColumn, FunctionKind kind) {
+  record RangeBound(int column, int otherColumn, FunctionKind kind, DataType type) {
     /** Whether the matching rows lie above the bound ({@code >, >=}); else below it. */
     boolean above() {
       return kind == FunctionKind.GREATER_THAN || kind == FunctionKind.GREATER_THAN_OR_EQUAL;
+    }
+
+    /** Whether {@code value} lies below {@code bound} (neither NULL). */
+    boolean below(Object value, Object bound) {
+      return Datums.compare(type, value, bound) < 0;
     }
   }
 

@@ -189,20 +189,33 @@ final class SortedJoinSide implements JoinSide {
     if (b == null) {
       return; // a comparison with NULL is never true
     }
-    byte[] prefix = table.keyOf(key);
     byte[] start = table.keyOf(key.concat(Row.of(b)));
+    Suffix e = cover(key, table.keyOf(key), start);
+    if (e == null) {
+      return;
+    }
+    for (Counted c : e.rows.tailMap(start, true).values()) {
+      visitor.visit(c.row, c.times);
+    }
+  }
+
+  /**
+   * The cache entry of {@code key} (whose encoding is {@code prefix}), grown to hold every row from
+   * {@code start} on: the missing part, {@code [start, from)}, is read. Null when the key filter
+   * says the key was never written.
+   */
+  private Suffix cover(Row key, byte[] prefix, byte[] start) {
     Prefix p = new Prefix(prefix);
     Suffix e = cache.get(p);
     if (e == null) {
       if (filter != null && !filter.mayContain(key)) {
-        return;
+        return null;
       }
       e = new Suffix(Keys.prefixEnd(prefix));
       cache.put(p, e);
       cachedUnits++;
     }
     if (Keys.compare(start, e.from) < 0) {
-      // read what the entry lacks, [start, from), and grow it to start there
       try (StateTable.CloseableRows rows = table.iterKeys(start, e.from)) {
         while (rows.hasNext()) {
           Row stored = rows.next();
@@ -214,9 +227,36 @@ final class SortedJoinSide implements JoinSide {
       }
       e.from = start;
     }
-    for (Counted c : e.rows.tailMap(start, true).values()) {
-      visitor.visit(c.row, c.times);
+    return e;
+  }
+
+  /**
+   * Deletes every row under {@code key} whose bound column lies below {@code below}, once the other
+   * side's value under the key has grown to {@code below} and can never fall again: such a row can
+   * never match. {@code from} is the value it grew from (the rows below it are already gone, so
+   * only those from it on are read), or null when the key had no value before (every row below
+   * {@code below} is read). Returns how many distinct rows were deleted.
+   */
+  int dropBelow(Row key, Object below, Object from) {
+    byte[] prefix = table.keyOf(key);
+    byte[] start = from == null ? prefix : table.keyOf(key.concat(Row.of(from)));
+    byte[] end = table.keyOf(key.concat(Row.of(below)));
+    if (Keys.compare(start, end) >= 0) {
+      return 0;
     }
+    Suffix e = cover(key, prefix, start);
+    if (e == null) {
+      return 0;
+    }
+    Map<byte[], Counted> doomed = e.rows.subMap(start, true, end, false);
+    int n = doomed.size();
+    for (byte[] k : doomed.keySet()) {
+      table.deleteAt(k);
+      recent.remove(new Prefix(k));
+    }
+    doomed.clear();
+    cachedUnits -= n;
+    return n;
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.tideway.compute.executor;
 
+import static dev.tideway.compute.executor.HashAggExecutor.DEFAULT_FILTER_BITS;
 import static dev.tideway.compute.testing.Drain.chunk;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -120,6 +121,45 @@ class HashAggExecutorTest {
                   - 2 2 7 7 7 7.0000000000000000
                   """),
               "B4");
+    }
+  }
+
+  /**
+   * Once {@code flushRows} input rows came since the last flush, the changed groups are written and
+   * their changes emitted before the barrier; a group changed again emits an update at the next
+   * flush, relative to what it emitted early.
+   */
+  @Test
+  void flushesItsChangesBeforeTheBarrierOnceFlushRowsRowsCame() {
+    try (Storage store = StateStores.open("memory://", StorageOptions.defaults())) {
+      MockSource src = MockSource.of("bigint", "bigint");
+      src.pushBarrier(Epochs.of(1))
+          .pushChunk("+ 1 10\n+ 1 30\n+ 2 5")
+          .pushChunk("+ 1 20\n+ 3 1")
+          .pushChunk("+ 1 40")
+          .pushBarrier(Epochs.of(2));
+      List<String> out =
+          Drain.pretty(
+              Drain.all(
+                  new HashAggExecutor(
+                      INFO, src, plan(List.of(0)), store, 100, DEFAULT_FILTER_BITS, 4)));
+      assertThat(out.subList(1, out.size()))
+          .containsExactly(
+              chunk(
+                  """
+                  bigint bigint numeric bigint bigint numeric
+                  + 1 3 60 10 30 20.0000000000000000
+                  + 2 1 5  5  5  5.0000000000000000
+                  + 3 1 1  1  1  1.0000000000000000
+                  """),
+              chunk(
+                  """
+                  bigint bigint numeric bigint bigint numeric
+                  U- 1 3 60  10 30 20.0000000000000000
+                  U+ 1 4 100 10 40 25.0000000000000000
+                  """),
+              out.get(out.size() - 1));
+      assertThat(out.get(out.size() - 1)).startsWith("B");
     }
   }
 

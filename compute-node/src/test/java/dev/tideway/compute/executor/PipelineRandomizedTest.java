@@ -177,7 +177,8 @@ class PipelineRandomizedTest {
   /** A built filter → project → agg → materialize chain: its source and its last executor. */
   private record AggPipeline(MockSource source, Executor last) {}
 
-  private static AggPipeline buildAgg(Storage store, int cacheCapacity, int filterBits) {
+  private static AggPipeline buildAgg(
+      Storage store, int cacheCapacity, int filterBits, int flushRows) {
     MockSource src = MockSource.of("bigint", "bigint", "bigint");
     ExprNode pred =
         call(
@@ -213,7 +214,8 @@ class PipelineRandomizedTest {
             Map.of(3, HashAggExecutorTest.table(51), 4, HashAggExecutorTest.table(52)));
     Executor agg =
         CheckedExecutor.wrap(
-            new HashAggExecutor(INFO, project, aggPlan, store, cacheCapacity, filterBits));
+            new HashAggExecutor(
+                INFO, project, aggPlan, store, cacheCapacity, filterBits, flushRows));
     StateTable mvTable =
         StateTables.open(
             store, 53, agg.schema().types(), new int[] {0}, List.of(OrderType.ASC), new int[] {0});
@@ -230,9 +232,11 @@ class PipelineRandomizedTest {
     RandomTable t = new RandomTable(random.split(), 6);
     int cache = 1 + random.nextInt(4);
     int filterBits = random.chance(0.5) ? 6 : 20; // mostly "maybe" (reads) or "never" (blind)
+    // flushes within epochs on some seeds (a changed group may then flush twice in one epoch)
+    int flushRows = random.chance(0.5) ? 1 + random.nextInt(8) : 1 << 20;
     int crashes = 0;
     try (Storage store = StateStores.open("memory://", StorageOptions.defaults())) {
-      AggPipeline p = buildAgg(store, cache, filterBits);
+      AggPipeline p = buildAgg(store, cache, filterBits, flushRows);
       List<DataType> mvTypes = p.last().schema().types();
       var codecs =
           StateTables.codecs(53, mvTypes, new int[] {0}, List.of(OrderType.ASC), new int[] {0});
@@ -253,7 +257,7 @@ class PipelineRandomizedTest {
           if (System.getProperty("tideway.debug") != null) {
             System.err.println("DEBUG CRASH");
           }
-          p = buildAgg(store, cache, filterBits);
+          p = buildAgg(store, cache, filterBits, flushRows);
           epoch++;
           p.source()
               .pushBarrier(

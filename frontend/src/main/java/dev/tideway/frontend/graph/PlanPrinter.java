@@ -125,7 +125,15 @@ public final class PlanPrinter {
         eq.add(ref(j.leftKeys().get(i), in) + " = " + ref(j.rightKeys().get(i), right));
       }
       String cond = j.condition().map(c -> ", condition: " + expr(c, n.outputSchema())).orElse("");
-      return "{ type: " + j.joinType() + ", predicate: " + String.join(" AND ", eq) + cond + " }";
+      String growing =
+          j.growing().isEmpty() ? "" : ", growing: " + refs(j.growing(), n.outputSchema());
+      return "{ type: "
+          + j.joinType()
+          + ", predicate: "
+          + String.join(" AND ", eq)
+          + cond
+          + growing
+          + " }";
     }
     if (body instanceof StreamNode.Exchange e) {
       return "{ dist: " + e.kind() + (e.distKeys().isEmpty() ? "" : refs(e.distKeys(), in)) + " }";

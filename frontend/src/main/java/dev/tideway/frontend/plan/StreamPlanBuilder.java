@@ -31,6 +31,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
@@ -471,11 +472,14 @@ public final class StreamPlanBuilder {
       }
       outDist = Dist.hash(placed);
     }
-    // a count over an input that only inserts only grows: its group is never deleted
+    // a count over an input that only inserts only grows: its group is never deleted; so does a
+    // MAX over such an input, or of a column that only grows (whose rows are never deleted either)
     Set<Integer> growing = new HashSet<>();
     for (int i = 0; i < calls.size(); i++) {
       AggKind k = calls.get(i).kind();
-      if (in.appendOnly() && (k == AggKind.COUNT || k == AggKind.COUNT_STAR)) {
+      boolean count = k == AggKind.COUNT || k == AggKind.COUNT_STAR;
+      boolean max = k == AggKind.MAX && (in.appendOnly() || growingMax(calls.get(i), in, groups));
+      if ((in.appendOnly() && count) || max) {
         growing.add(groups.size() + i);
       }
     }
@@ -588,7 +592,14 @@ public final class StreamPlanBuilder {
             joinStateKey(rk, right.streamKey()),
             rk,
             right.appendOnly());
-    StreamNode.HashJoin body = new StreamNode.HashJoin(JoinType.INNER, lk, rk, cond, lt, rt);
+    // the executor keeps only the rows of a side that a growing column of the other may still
+    // let match (q5's counts at or above their window's maximum)
+    List<Integer> growing = new ArrayList<>(new TreeSet<>(left.growing()));
+    for (int g : new TreeSet<>(right.growing())) {
+      growing.add(lw + g);
+    }
+    StreamNode.HashJoin body =
+        new StreamNode.HashJoin(JoinType.INNER, lk, rk, cond, lt, rt, growing);
     StreamPlanNode n = new StreamPlanNode(nextId(), body, List.of(left.node(), right.node()), out);
     List<Integer> key = new ArrayList<>(left.streamKey());
     for (int k : right.streamKey()) {
