@@ -3,6 +3,7 @@ package dev.tideway.compute.executor;
 import dev.tideway.common.check.Checks;
 import dev.tideway.common.row.Row;
 import dev.tideway.common.types.DataType;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -11,6 +12,12 @@ import java.util.List;
  * reading it (a blind insert, or an empty join match). A "maybe" answer costs a state-table read,
  * so false positives cost time, never correctness. Deletes leave their bits set.
  *
+ * <p>Size: a filter grows with its keys, as a scalable Bloom filter (Almeida et al., 2007): a layer
+ * takes keys until it holds one per {@value #BITS_PER_KEY} bits (about 0.4 % false positives with
+ * two probes), then a layer four times larger is added; a key is looked for in every layer. A fixed
+ * filter of 2^22 bits answered "maybe" for about one new key in eight once a count held a million
+ * groups (Nexmark q5), and each such answer is a state-table read through every SST.
+ *
  * <p>Invariant: every key present in the table (committed or written by this executor since) was
  * {@link #add}ed. The executor builds the filter when its tables are initialised: empty for an
  * empty table, otherwise by scanning the table once (recovery), and drops it with the executor.
@@ -18,8 +25,39 @@ import java.util.List;
  * <p>Confined to the executor's actor thread.
  */
 final class KeyFilter {
-  private final long[] bits;
-  private final int mask;
+  /** Bits per key at which a layer is full. */
+  static final int BITS_PER_KEY = 32;
+
+  /** Layers, oldest (smallest) first; only the last takes new keys. */
+  private final List<Layer> layers = new ArrayList<>(4);
+
+  /** One fixed-size Bloom filter with two probes per key. */
+  private static final class Layer {
+    final long[] bits;
+    final int mask;
+    final long capacity;
+    long keys;
+
+    Layer(int log2Bits) {
+      this.bits = new long[1 << (log2Bits - 6)];
+      this.mask = (1 << log2Bits) - 1;
+      this.capacity = (1L << log2Bits) / BITS_PER_KEY;
+    }
+
+    int log2Bits() {
+      return Integer.numberOfTrailingZeros(mask + 1);
+    }
+
+    void set(int h) {
+      int b = h & mask;
+      bits[b >>> 6] |= 1L << b;
+    }
+
+    boolean isSet(int h) {
+      int b = h & mask;
+      return (bits[b >>> 6] & (1L << b)) != 0;
+    }
+  }
 
   /**
    * True when Java equality of values of every type in {@code types} is equality of their encoded
@@ -38,34 +76,44 @@ final class KeyFilter {
     return true;
   }
 
-  /** A filter of {@code 2^log2Bits} bits. */
+  /** A filter whose first layer has {@code 2^log2Bits} bits. */
   KeyFilter(int log2Bits) {
     Checks.checkArgument(
         log2Bits >= 6 && log2Bits <= 30, "key filter size 2^%s out of [2^6, 2^30]", log2Bits);
-    this.bits = new long[1 << (log2Bits - 6)];
-    this.mask = (1 << log2Bits) - 1;
+    layers.add(new Layer(log2Bits));
   }
 
   void add(Row key) {
     long h = mix(key.hashCode());
-    set((int) h);
-    set((int) (h >>> 32));
+    Layer last = layers.get(layers.size() - 1);
+    if (last.keys >= last.capacity && last.log2Bits() < 30) {
+      last = new Layer(Math.min(30, last.log2Bits() + 2));
+      layers.add(last);
+    }
+    last.set((int) h);
+    last.set((int) (h >>> 32));
+    last.keys++;
   }
 
   /** False when {@code key} was never added; true when it may have been. */
   boolean mayContain(Row key) {
     long h = mix(key.hashCode());
-    return isSet((int) h) && isSet((int) (h >>> 32));
+    for (int i = layers.size() - 1; i >= 0; i--) {
+      Layer l = layers.get(i);
+      if (l.isSet((int) h) && l.isSet((int) (h >>> 32))) {
+        return true;
+      }
+    }
+    return false;
   }
 
-  private void set(int h) {
-    int b = h & mask;
-    bits[b >>> 6] |= 1L << b;
-  }
-
-  private boolean isSet(int h) {
-    int b = h & mask;
-    return (bits[b >>> 6] & (1L << b)) != 0;
+  /** Bits over all layers (for tests of the growth). */
+  long sizeBits() {
+    long n = 0;
+    for (Layer l : layers) {
+      n += l.mask + 1L;
+    }
+    return n;
   }
 
   /** SplitMix64's finalizer: spreads a 32-bit hash over two independent-looking halves. */

@@ -1,0 +1,44 @@
+package dev.tideway.compute.executor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tideway.common.row.Row;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The key filter grows with its keys: it never forgets a key, and its false positives stay rare
+ * however many keys it took (each one costs the executor a state-table read).
+ */
+class KeyFilterTest {
+  @Test
+  void aMillionKeysInASmallFilterKeepFalsePositivesRareAndNoFalseNegatives() {
+    KeyFilter f = new KeyFilter(16);
+    long base = 1_700_000_000_000_000L; // q5-like keys: an id and a timestamp
+    for (long i = 0; i < 1_000_000; i++) {
+      f.add(Row.of(i, base));
+    }
+    for (long i = 0; i < 1_000_000; i++) {
+      assertThat(f.mayContain(Row.of(i, base))).as("key %s", i).isTrue();
+    }
+    int maybe = 0;
+    int probes = 200_000;
+    for (long i = 0; i < probes; i++) {
+      if (f.mayContain(Row.of(i, base + 2_000_000))) {
+        maybe++;
+      }
+    }
+    // each layer, when full, answers "maybe" for about 0.4 % of absent keys
+    assertThat((double) maybe / probes).isLessThan(0.04);
+    assertThat(f.sizeBits()).isGreaterThan(1_000_000L * KeyFilter.BITS_PER_KEY / 2);
+  }
+
+  @Test
+  void aFilterWithFewKeysStaysAtItsFirstSize() {
+    KeyFilter f = new KeyFilter(16);
+    for (long i = 0; i < (1 << 16) / KeyFilter.BITS_PER_KEY; i++) {
+      f.add(Row.of(i));
+    }
+    assertThat(f.sizeBits()).isEqualTo(1L << 16);
+    assertThat(f.mayContain(Row.of(7L))).isTrue();
+  }
+}
