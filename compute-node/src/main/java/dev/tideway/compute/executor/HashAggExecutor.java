@@ -46,11 +46,13 @@ import java.util.Objects;
  * table keeps its value in the intermediate row alone: the planner omits the table when no input
  * change can lower a MAX (raise a MIN), for an append-only input or an argument that only grows,
  * and a retraction that is not the first half of such an update pair fails the actor. On a barrier
- * every group changed in the epoch writes its state row to the intermediate state table and emits
- * the difference to what it emitted before: {@code +} for a new group, {@code -} for a group whose
- * rows are all gone, {@code U-}/{@code U+} for a changed result, in chunks of at most {@link
+ * every group changed since the last flush writes its state row to the intermediate state table and
+ * emits the difference to what it emitted before: {@code +} for a new group, {@code -} for a group
+ * whose rows are all gone, {@code U-}/{@code U+} for a changed result, in chunks of at most {@link
  * #OUTPUT_CHUNK_ROWS} rows. Then the state tables seal the epoch and the barrier follows the
- * changes.
+ * changes. The same flush also runs within an epoch, once {@code maxDirtyGroups} groups changed or
+ * once {@code flushRows} rows changed few groups (see {@link #flushRows}), so a barrier waits for a
+ * bounded flush and downstream works on the changes while this actor reads on.
  *
  * <p>State layouts (derived here; the plan's {@link TableDesc}s give the table ids):
  *
@@ -97,15 +99,22 @@ public final class HashAggExecutor implements Executor {
   private final int filterBits;
 
   /**
-   * Input rows that trigger a flush before the barrier. Flushing only at barriers makes every
-   * barrier wait for the epoch's whole flush (state writes, and the downstream work on the
-   * changes), which grows with the epoch: the first epoch of a job over a backlog absorbs input at
-   * the sources' speed and took seconds. Counted in rows, not changed groups, so an aggregation of
-   * few groups (q5's max per window) also passes its changes on within the epoch. A group changed
-   * again after a flush writes and emits again: at most one write per group per {@code flushRows}
-   * rows.
+   * Flushing before the barrier. Flushing only at barriers makes every barrier wait for the epoch's
+   * whole flush (state writes, and the downstream work on the changes), which grows with the epoch:
+   * the first epoch of a job over a backlog absorbs input at the sources' speed, and q5's took 3-4
+   * s. But a group changed again after a flush writes and emits again, and the partials of one
+   * group reach a global aggregation from every upstream actor, far apart when one runs ahead, so
+   * flushes that cost writes are rare: the executor flushes once {@code maxDirtyGroups} groups
+   * changed (a bound on the barrier's work), or once {@code flushRows} rows came if they changed at
+   * most one group per {@value #CHEAP_FLUSH_ROWS_PER_GROUP} rows (an aggregation of few groups, as
+   * q5's max per window, then passes its changes on within the epoch for next to nothing).
    */
   private final int flushRows;
+
+  private final int maxDirtyGroups;
+
+  /** Input rows per changed group at or above which an early flush counts as cheap. */
+  static final int CHEAP_FLUSH_ROWS_PER_GROUP = 16;
 
   /** Visible input rows applied since the last flush. */
   private int unflushedRows;
@@ -178,10 +187,13 @@ public final class HashAggExecutor implements Executor {
   static final int VALUE_CACHE_UNITS = 1 << 20;
 
   /**
-   * Input rows after which the executor flushes before the barrier by default (see {@link
+   * Input rows after which a cheap flush comes before the barrier by default (see {@link
    * #flushRows}).
    */
-  public static final int DEFAULT_FLUSH_ROWS = Integer.getInteger("tideway.aggDirty", 1 << 14);
+  public static final int DEFAULT_FLUSH_ROWS = 1 << 14;
+
+  /** Changed groups that make the executor flush before the barrier by default. */
+  public static final int DEFAULT_MAX_DIRTY_GROUPS = 1 << 16;
 
   /**
    * An aggregation caching up to {@code cacheCapacity} groups between epochs, with key filters of
@@ -194,10 +206,21 @@ public final class HashAggExecutor implements Executor {
       StateStore store,
       int cacheCapacity,
       int filterBits) {
-    this(info, input, plan, store, cacheCapacity, filterBits, DEFAULT_FLUSH_ROWS);
+    this(
+        info,
+        input,
+        plan,
+        store,
+        cacheCapacity,
+        filterBits,
+        DEFAULT_FLUSH_ROWS,
+        DEFAULT_MAX_DIRTY_GROUPS);
   }
 
-  /** The same, flushing whenever {@code flushRows} input rows came since the last flush. */
+  /**
+   * The same, flushing before the barrier once {@code maxDirtyGroups} groups changed, or once
+   * {@code flushRows} input rows came that changed few groups (see {@link #flushRows}).
+   */
   public HashAggExecutor(
       ExecutorInfo info,
       Executor input,
@@ -205,11 +228,15 @@ public final class HashAggExecutor implements Executor {
       StateStore store,
       int cacheCapacity,
       int filterBits,
-      int flushRows) {
+      int flushRows,
+      int maxDirtyGroups) {
     Checks.checkArgument(
         cacheCapacity > 0, "%s: agg cache capacity must be > 0, got %s", info, cacheCapacity);
     Checks.checkArgument(flushRows > 0, "%s: flush rows must be > 0, got %s", info, flushRows);
+    Checks.checkArgument(
+        maxDirtyGroups > 0, "%s: max dirty groups must be > 0, got %s", info, maxDirtyGroups);
     this.flushRows = flushRows;
+    this.maxDirtyGroups = maxDirtyGroups;
     this.info = info;
     this.input = input;
     this.cacheCapacity = cacheCapacity;
@@ -319,7 +346,9 @@ public final class HashAggExecutor implements Executor {
       if (m instanceof Message.Chunk c) {
         Checks.checkState(started, "%s: chunk before the first barrier", info);
         apply(c.chunk());
-        if (unflushedRows >= flushRows) {
+        if (dirty.size() >= maxDirtyGroups
+            || (unflushedRows >= flushRows
+                && (long) dirty.size() * CHEAP_FLUSH_ROWS_PER_GROUP <= unflushedRows)) {
           // spread the epoch's flush over it: written state is read back like committed state,
           // and downstream gets the changes while this actor still reads (see the class comment)
           unflushedRows = 0;

@@ -74,6 +74,17 @@ import java.util.List;
  * from {@code (key, bound)} on instead of the whole key ({@link SortedJoinSide}). Not when {@code
  * c} is a join key column, nor when the side's table desc says a key holds one row at most.
  *
+ * <p>Pruning by a growing bound: when such a sorted side's rows match from the bound up ({@code c
+ * >= other.d} or {@code >}), the plan says {@code other.d} only grows ({@link
+ * StreamNode.HashJoin#growing}: rows never deleted, each change an adjacent {@code U-}/{@code U+}
+ * pair to a value at least as high) and the other side's table desc holds one row per join key,
+ * that row's value never falls, so a row below it can never match again. The side then keeps only
+ * the rows at or above the value under their key: a row below it is neither stored nor probed
+ * (insert or delete alike, as the side holds no such row), and when the value grows, the rows it
+ * passed are deleted ({@link SortedJoinSide#dropBelow}). Nexmark q5's counts then keep, per window,
+ * only those at or above the window's maximum count. A growing value that falls, a {@code U-} not
+ * followed by its {@code U+} before the barrier, or a second row under one key fails the actor.
+ *
  * <p>Confined to the actor thread.
  */
 public final class HashJoinExecutor implements Executor {

@@ -125,12 +125,12 @@ class HashAggExecutorTest {
   }
 
   /**
-   * Once {@code flushRows} input rows came since the last flush, the changed groups are written and
-   * their changes emitted before the barrier; a group changed again emits an update at the next
-   * flush, relative to what it emitted early.
+   * Once {@code maxDirtyGroups} groups changed, the changed groups are written and their changes
+   * emitted before the barrier; a group changed again emits an update at the next flush, relative
+   * to what it emitted early.
    */
   @Test
-  void flushesItsChangesBeforeTheBarrierOnceFlushRowsRowsCame() {
+  void flushesItsChangesBeforeTheBarrierOnceMaxDirtyGroupsChanged() {
     try (Storage store = StateStores.open("memory://", StorageOptions.defaults())) {
       MockSource src = MockSource.of("bigint", "bigint");
       src.pushBarrier(Epochs.of(1))
@@ -142,7 +142,7 @@ class HashAggExecutorTest {
           Drain.pretty(
               Drain.all(
                   new HashAggExecutor(
-                      INFO, src, plan(List.of(0)), store, 100, DEFAULT_FILTER_BITS, 4)));
+                      INFO, src, plan(List.of(0)), store, 100, DEFAULT_FILTER_BITS, 1000, 3)));
       assertThat(out.subList(1, out.size()))
           .containsExactly(
               chunk(
@@ -160,6 +160,57 @@ class HashAggExecutorTest {
                   """),
               out.get(out.size() - 1));
       assertThat(out.get(out.size() - 1)).startsWith("B");
+    }
+  }
+
+  /**
+   * {@code flushRows} rows that changed few groups (one group per 16 rows or fewer) flush early: an
+   * aggregation of few hot groups passes its changes on within the epoch; as many rows over many
+   * groups wait for the barrier.
+   */
+  @Test
+  void flushesEarlyAfterFlushRowsRowsOnlyWhenTheyChangedFewGroups() {
+    try (Storage store = StateStores.open("memory://", StorageOptions.defaults())) {
+      MockSource src = MockSource.of("bigint", "bigint");
+      StringBuilder hot = new StringBuilder();
+      StringBuilder spread = new StringBuilder();
+      for (int i = 0; i < 32; i++) {
+        hot.append("+ 1 ").append(i).append('\n');
+        spread.append("+ ").append(10 + i).append(" 1\n");
+      }
+      src.pushBarrier(Epochs.of(1))
+          .pushChunk(spread.toString())
+          .pushChunk(hot.toString())
+          .pushBarrier(Epochs.of(2));
+      List<String> out =
+          Drain.pretty(
+              Drain.all(
+                  new HashAggExecutor(
+                      INFO, src, plan(List.of(0)), store, 100, DEFAULT_FILTER_BITS, 32, 1000)));
+      // the 32 rows over 32 groups did not flush; with the 32 hot rows, 64 rows changed 33 groups:
+      // still more than one per 16 rows, so everything waits for the barrier
+      assertThat(out).hasSize(3);
+      assertThat(out.get(1).lines().count()).isEqualTo(1 + 33);
+    }
+    try (Storage store = StateStores.open("memory://", StorageOptions.defaults())) {
+      StringBuilder hot = new StringBuilder();
+      for (int i = 0; i < 32; i++) {
+        hot.append("+ 1 ").append(i).append('\n');
+      }
+      MockSource src2 = MockSource.of("bigint", "bigint");
+      src2.pushBarrier(Epochs.of(1))
+          .pushChunk(hot.toString())
+          .pushChunk(hot.toString())
+          .pushBarrier(Epochs.of(2));
+      List<String> out2 =
+          Drain.pretty(
+              Drain.all(
+                  new HashAggExecutor(
+                      INFO, src2, plan(List.of(0)), store, 100, DEFAULT_FILTER_BITS, 32, 1000)));
+      // 32 rows of one group flush at once, and the next 32 flush again as an update
+      assertThat(out2).hasSize(4);
+      assertThat(out2.get(1)).containsPattern("\\+ +1 +32 ");
+      assertThat(out2.get(2)).containsPattern("U- +1 +32 ").containsPattern("U\\+ +1 +64 ");
     }
   }
 

@@ -178,7 +178,7 @@ class PipelineRandomizedTest {
   private record AggPipeline(MockSource source, Executor last) {}
 
   private static AggPipeline buildAgg(
-      Storage store, int cacheCapacity, int filterBits, int flushRows) {
+      Storage store, int cacheCapacity, int filterBits, int flushRows, int maxDirty) {
     MockSource src = MockSource.of("bigint", "bigint", "bigint");
     ExprNode pred =
         call(
@@ -215,7 +215,7 @@ class PipelineRandomizedTest {
     Executor agg =
         CheckedExecutor.wrap(
             new HashAggExecutor(
-                INFO, project, aggPlan, store, cacheCapacity, filterBits, flushRows));
+                INFO, project, aggPlan, store, cacheCapacity, filterBits, flushRows, maxDirty));
     StateTable mvTable =
         StateTables.open(
             store, 53, agg.schema().types(), new int[] {0}, List.of(OrderType.ASC), new int[] {0});
@@ -234,9 +234,10 @@ class PipelineRandomizedTest {
     int filterBits = random.chance(0.5) ? 6 : 20; // mostly "maybe" (reads) or "never" (blind)
     // flushes within epochs on some seeds (a changed group may then flush twice in one epoch)
     int flushRows = random.chance(0.5) ? 1 + random.nextInt(8) : 1 << 20;
+    int maxDirty = random.chance(0.5) ? 1 + random.nextInt(4) : 1 << 20;
     int crashes = 0;
     try (Storage store = StateStores.open("memory://", StorageOptions.defaults())) {
-      AggPipeline p = buildAgg(store, cache, filterBits, flushRows);
+      AggPipeline p = buildAgg(store, cache, filterBits, flushRows, maxDirty);
       List<DataType> mvTypes = p.last().schema().types();
       var codecs =
           StateTables.codecs(53, mvTypes, new int[] {0}, List.of(OrderType.ASC), new int[] {0});
@@ -257,7 +258,7 @@ class PipelineRandomizedTest {
           if (System.getProperty("tideway.debug") != null) {
             System.err.println("DEBUG CRASH");
           }
-          p = buildAgg(store, cache, filterBits, flushRows);
+          p = buildAgg(store, cache, filterBits, flushRows, maxDirty);
           epoch++;
           p.source()
               .pushBarrier(
