@@ -282,9 +282,9 @@ final class ThreeFragmentJob implements LocalJob {
                 Optional.of(cond),
                 NexmarkQuery.table(41, COUNTS.types(), 3),
                 NexmarkQuery.table(42, mb.outputSchema().types(), 2),
-                // AB's num is a count over bids and MB's maxn a max of it: both only grow, so the
-                // join keeps only the counts at or above their window's maximum
-                List.of(3, 6)),
+                // MB's maxn is a max of AB's counts, which only grow, and MB's join key is its
+                // stream key: the join keeps only the counts at or above their window's maximum
+                List.of(6)),
             List.of(ab, mb),
             Schema.ofTypes(both));
     List<ExprNode> cols =

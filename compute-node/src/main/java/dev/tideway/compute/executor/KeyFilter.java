@@ -13,10 +13,10 @@ import java.util.List;
  * so false positives cost time, never correctness. Deletes leave their bits set.
  *
  * <p>Size: a filter grows with its keys, as a scalable Bloom filter (Almeida et al., 2007): a layer
- * takes keys until it holds one per {@value #BITS_PER_KEY} bits (about 0.4 % false positives with
- * two probes), then a layer four times larger is added; a key is looked for in every layer. A fixed
- * filter of 2^22 bits answered "maybe" for about one new key in eight once a count held a million
- * groups (Nexmark q5), and each such answer is a state-table read through every SST.
+ * takes distinct keys until it holds one per {@value #BITS_PER_KEY} bits (about 0.4 % false
+ * positives with two probes), then a layer four times larger is added; a key is looked for in every
+ * layer. A fixed filter of 2^22 bits answered "maybe" for about one new key in eight once a count
+ * held a million groups (Nexmark q5), and each such answer is a state-table read through every SST.
  *
  * <p>Invariant: every key present in the table (committed or written by this executor since) was
  * {@link #add}ed. The executor builds the filter when its tables are initialised: empty for an
@@ -27,6 +27,12 @@ import java.util.List;
 final class KeyFilter {
   /** Bits per key at which a layer is full. */
   static final int BITS_PER_KEY = 32;
+
+  /**
+   * The largest layer: 2^28 bits (32 MiB), full at 8M keys; it then takes keys on, its false
+   * positives rising (reads, never wrong answers).
+   */
+  static final int MAX_LOG2_BITS = 28;
 
   /** Layers, oldest (smallest) first; only the last takes new keys. */
   private final List<Layer> layers = new ArrayList<>(4);
@@ -79,15 +85,21 @@ final class KeyFilter {
   /** A filter whose first layer has {@code 2^log2Bits} bits. */
   KeyFilter(int log2Bits) {
     Checks.checkArgument(
-        log2Bits >= 6 && log2Bits <= 30, "key filter size 2^%s out of [2^6, 2^30]", log2Bits);
+        log2Bits >= 6 && log2Bits <= MAX_LOG2_BITS,
+        "key filter size 2^%s out of [2^6, 2^%s]",
+        log2Bits,
+        MAX_LOG2_BITS);
     layers.add(new Layer(log2Bits));
   }
 
   void add(Row key) {
     long h = mix(key.hashCode());
+    if (mayContain(h)) {
+      return; // a key written again (or a false positive): the layers count distinct keys
+    }
     Layer last = layers.get(layers.size() - 1);
-    if (last.keys >= last.capacity && last.log2Bits() < 30) {
-      last = new Layer(Math.min(30, last.log2Bits() + 2));
+    if (last.keys >= last.capacity && last.log2Bits() < MAX_LOG2_BITS) {
+      last = new Layer(Math.min(MAX_LOG2_BITS, last.log2Bits() + 2));
       layers.add(last);
     }
     last.set((int) h);
@@ -97,7 +109,10 @@ final class KeyFilter {
 
   /** False when {@code key} was never added; true when it may have been. */
   boolean mayContain(Row key) {
-    long h = mix(key.hashCode());
+    return mayContain(mix(key.hashCode()));
+  }
+
+  private boolean mayContain(long h) {
     for (int i = layers.size() - 1; i >= 0; i--) {
       Layer l = layers.get(i);
       if (l.isSet((int) h) && l.isSet((int) (h >>> 32))) {

@@ -33,6 +33,17 @@ class KeyFilterTest {
   }
 
   @Test
+  void keysWrittenAgainDoNotGrowTheFilter() {
+    KeyFilter f = new KeyFilter(16);
+    for (int round = 0; round < 1000; round++) {
+      for (long i = 0; i < 1000; i++) {
+        f.add(Row.of(i)); // a few hot keys written a million times (q7's bids by price)
+      }
+    }
+    assertThat(f.sizeBits()).isEqualTo(1L << 16);
+  }
+
+  @Test
   void aFilterWithFewKeysStaysAtItsFirstSize() {
     KeyFilter f = new KeyFilter(16);
     for (long i = 0; i < (1 << 16) / KeyFilter.BITS_PER_KEY; i++) {

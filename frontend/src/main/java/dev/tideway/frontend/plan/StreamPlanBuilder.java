@@ -370,15 +370,16 @@ public final class StreamPlanBuilder {
             ? new StreamNode.Exchange(DispatcherKind.SIMPLE, List.of())
             : new StreamNode.Exchange(DispatcherKind.HASH, want.keys());
     StreamPlanNode n = StreamPlanNode.unary(nextId(), e, in.node(), in.schema());
-    // an update that changes a hashed column may leave its halves on two actors
-    boolean hashesGrowing = want.keys().stream().anyMatch(in.growing()::contains);
+    // an update keeps its stream key, so hashing on stream key columns keeps its halves together;
+    // hashing on another column (a growing one, or one an update may also change) may split them
+    boolean keepsPairs = in.streamKey().containsAll(want.keys());
     return new Sub(
         n,
         in.fieldMap(),
         in.streamKey(),
         want,
         in.appendOnly(),
-        hashesGrowing ? Set.of() : in.growing());
+        keepsPairs ? in.growing() : Set.of());
   }
 
   /**
@@ -486,12 +487,16 @@ public final class StreamPlanBuilder {
     return new Sub(n, identity(fields.size()), keyIdx, outDist, false, Set.copyOf(growing));
   }
 
-  /** A MAX whose argument is a column of {@code in} that only grows, not one of {@code groups}. */
+  /**
+   * A MAX whose argument is a column of {@code in} that only grows, grouped by columns of {@code
+   * in}'s stream key only: an update keeps its stream key, so its {@code U-}/{@code U+} pair stays
+   * in one group (grouped by another column, which an update may change, the pair may move).
+   */
   private static boolean growingMax(AggCall call, Sub in, List<Integer> groups) {
     return call.kind() == AggKind.MAX
         && call.args().size() == 1
         && in.growing().contains(call.args().get(0).index())
-        && !groups.contains(call.args().get(0).index());
+        && in.streamKey().containsAll(groups);
   }
 
   private static List<Integer> range(int n) {
@@ -593,10 +598,17 @@ public final class StreamPlanBuilder {
             rk,
             right.appendOnly());
     // the executor keeps only the rows of a side that a growing column of the other may still
-    // let match (q5's counts at or above their window's maximum)
-    List<Integer> growing = new ArrayList<>(new TreeSet<>(left.growing()));
-    for (int g : new TreeSet<>(right.growing())) {
-      growing.add(lw + g);
+    // let match (q5's counts at or above their window's maximum), which needs the other side's
+    // value under a join key to be one row that only grows: its join key is its stream key (an
+    // update keeps its stream key, so it stays under its join key)
+    List<Integer> growing = new ArrayList<>();
+    if (Set.copyOf(lk).equals(Set.copyOf(left.streamKey()))) {
+      growing.addAll(new TreeSet<>(left.growing()));
+    }
+    if (Set.copyOf(rk).equals(Set.copyOf(right.streamKey()))) {
+      for (int g : new TreeSet<>(right.growing())) {
+        growing.add(lw + g);
+      }
     }
     StreamNode.HashJoin body =
         new StreamNode.HashJoin(JoinType.INNER, lk, rk, cond, lt, rt, growing);

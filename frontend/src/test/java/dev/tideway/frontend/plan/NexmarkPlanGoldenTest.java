@@ -60,7 +60,9 @@ class NexmarkPlanGoldenTest {
         "q8",
         "mv_on_mv",
         "join_pairing",
-        "max_of_counts"
+        "max_of_counts",
+        "growing_join_keys",
+        "max_by_moving_key"
       })
   void explainMatchesGolden(String name) throws IOException {
     String sql = query(name);
