@@ -4,6 +4,7 @@ import dev.tideway.common.check.Checks;
 import dev.tideway.common.types.DataType;
 import dev.tideway.common.types.Interval;
 import dev.tideway.common.types.Schema;
+import dev.tideway.common.types.TypeId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +33,8 @@ public sealed interface StreamNode
         StreamNode.Merge,
         StreamNode.TumbleWindow,
         StreamNode.HopWindow,
-        StreamNode.LocalAgg {
+        StreamNode.LocalAgg,
+        StreamNode.PaneHopAgg {
 
   /** Inputs this body takes: 0 for leaves, 1 for unary operators, 2 for joins. */
   int inputCount();
@@ -545,6 +547,80 @@ public sealed interface StreamNode
     @Override
     public void checkSchemas(List<Schema> inputs, Schema output) {
       checkAggOutput("LocalAgg", inputs.get(0), groupKeys, aggCalls, LocalAgg::partialType, output);
+    }
+  }
+
+  /**
+   * The global phase of a count over HOP windows, kept per pane (the slicing of Flink's window
+   * aggregation): the input holds partial counts per (group, pane) of an append-only stream, a pane
+   * being a slide-long tumbling window ({@code LocalAgg} of {@code count(*)} grouped by the group
+   * columns and {@code TUMBLE(time, slide)}'s start). The state keeps one count per (group, pane),
+   * {@code size / slide} times fewer rows than a count per (group, window); the output is what a
+   * {@code HashAgg(sum(partial))} over the partials expanded to their windows would emit: the group
+   * columns, {@code window_start}, {@code window_end}, the count, one row per window that holds a
+   * changed pane, each change an insert or a {@code U-}/{@code U+} pair to a higher count.
+   *
+   * @param groupKeys the input's group columns
+   * @param paneColumn the input's pane start (TIMESTAMP, a multiple of {@code slide})
+   * @param partialColumn the input's partial count (BIGINT, positive)
+   * @param slide the HOP slide (the pane length)
+   * @param size the HOP size, a multiple of the slide
+   * @param table the state: group columns, pane start, count; pk = group columns, pane start
+   */
+  record PaneHopAgg(
+      List<Integer> groupKeys,
+      int paneColumn,
+      int partialColumn,
+      Interval slide,
+      Interval size,
+      TableDesc table)
+      implements StreamNode {
+    public PaneHopAgg {
+      groupKeys = List.copyOf(groupKeys);
+      Checks.checkArgument(!groupKeys.isEmpty(), "PaneHopAgg needs group keys");
+      PlanChecks.checkIndices(groupKeys, Integer.MAX_VALUE, "PaneHopAgg group keys");
+      Checks.checkArgument(
+          paneColumn >= 0, "PaneHopAgg pane column must be >= 0, got %s", paneColumn);
+      Checks.checkArgument(
+          partialColumn >= 0, "PaneHopAgg partial column must be >= 0, got %s", partialColumn);
+      long slideMicros = checkWindowLength("pane hop slide", slide);
+      long sizeMicros = checkWindowLength("pane hop size", size);
+      Checks.checkArgument(
+          sizeMicros % slideMicros == 0,
+          "pane hop size %s must be a multiple of the slide %s",
+          size,
+          slide);
+      Checks.checkNotNull(table, "PaneHopAgg state table");
+    }
+
+    @Override
+    public int inputCount() {
+      return 1;
+    }
+
+    @Override
+    public void checkSchemas(List<Schema> inputs, Schema output) {
+      Schema in = inputs.get(0);
+      PlanChecks.checkInRange(groupKeys, in.size(), "PaneHopAgg group keys");
+      PlanChecks.checkInRange(List.of(paneColumn, partialColumn), in.size(), "PaneHopAgg columns");
+      Checks.checkArgument(
+          in.type(paneColumn).id() == TypeId.TIMESTAMP,
+          "PaneHopAgg pane column $%s must be a timestamp, got %s",
+          paneColumn,
+          in.type(paneColumn));
+      Checks.checkArgument(
+          in.type(partialColumn).id() == TypeId.BIGINT,
+          "PaneHopAgg partial column $%s must be a bigint, got %s",
+          partialColumn,
+          in.type(partialColumn));
+      List<DataType> want = new ArrayList<>();
+      for (int k : groupKeys) {
+        want.add(in.type(k));
+      }
+      want.add(DataType.TIMESTAMP);
+      want.add(DataType.TIMESTAMP);
+      want.add(DataType.BIGINT);
+      checkSameTypes("PaneHopAgg output", want, output.types());
     }
   }
 

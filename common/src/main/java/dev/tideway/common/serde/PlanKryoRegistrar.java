@@ -31,6 +31,7 @@ import dev.tideway.common.plan.TableDesc;
  * 208 AggKind                                       228 StreamNode.Exchange
  * 209 AggCall                                       229 StreamNode.Merge
  *                                                                           232 StreamNode.LocalAgg
+ *                                                                           233 StreamNode.PaneHopAgg
  * </pre>
  */
 final class PlanKryoRegistrar implements KryoRegistrar {
@@ -68,6 +69,7 @@ final class PlanKryoRegistrar implements KryoRegistrar {
     r.addRecord(230, StreamNode.TumbleWindow.class);
     r.addRecord(231, StreamNode.HopWindow.class);
     r.addRecord(232, StreamNode.LocalAgg.class);
+    r.addRecord(233, StreamNode.PaneHopAgg.class);
     r.addRecord(240, StreamPlanNode.class);
     r.addRecord(241, StreamFragmentGraph.class);
     r.addRecord(242, StreamFragmentGraph.Fragment.class);

@@ -218,6 +218,13 @@ final class Samples {
             Optional.empty(),
             table(11),
             table(12),
-            List.of(1, 3)));
+            List.of(1, 3)),
+        new StreamNode.PaneHopAgg(
+            List.of(0),
+            2,
+            3,
+            Interval.ofMicros(2_000_000),
+            Interval.ofMicros(10_000_000),
+            table(16)));
   }
 }

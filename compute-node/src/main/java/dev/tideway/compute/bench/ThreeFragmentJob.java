@@ -23,7 +23,6 @@ import dev.tideway.compute.exchange.Dispatcher;
 import dev.tideway.compute.exchange.HashDispatcher;
 import dev.tideway.compute.exchange.LocalChannel;
 import dev.tideway.compute.exchange.OutputChannel;
-import dev.tideway.compute.exchange.SimpleDispatcher;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -40,26 +39,24 @@ import java.util.Optional;
  *
  * <ol>
  *   <li>Source fragment, P actors: {@code Source → Project(auction, date_time) → TUMBLE(2 s) →
- *       LocalAgg(count(*) group by auction, pane) → HOP(pane, 2 s, 10 s)} ({@link #sourcePlan}),
- *       the partial counts per (auction, window) hash-dispatched by (window_start, window_end) to
- *       the count actors (vnode v to count actor {@code v % P}), so every window lives on one count
- *       actor. The bids are append-only, so AB's count splits in two phases (as Flink's
+ *       LocalAgg(count(*) group by auction, pane)} ({@link #sourcePlan}), the partial counts per
+ *       (auction, pane) hash-dispatched by auction to the count actors (vnode v to count actor
+ *       {@code v % P}). The bids are append-only, so AB's count splits in two phases (as Flink's
  *       local-global aggregation and RisingWave's two-phase agg split it): half the bids go to one
  *       hot auction, and a partial row stands for many bids of it.
- *   <li>Count fragment, P actors: {@code Merge → HashAgg(sum(partial) group by auction,
- *       window_start, window_end)} (AB). Its output is already partitioned by window, so count
- *       actor i feeds only query actor i (no shuffle), through two channels: one {@link
- *       SimpleDispatcher} each.
+ *   <li>Count fragment, P actors: {@code Merge → PaneHopAgg(group by auction, pane, 2 s, 10 s)}
+ *       (AB): one count per (auction, pane) kept, the counts of the five 10 s windows holding a
+ *       changed pane emitted (Flink's window slicing), five times fewer state rows than a count per
+ *       (auction, window). Its output is hashed by window to the query actors, through two channels
+ *       per query actor: one {@link HashDispatcher} each.
  *   <li>Query fragment, P actors: {@code Materialize(Project(auction, window_start, num) of
  *       HashJoin(Merge AB, HashAgg(max(num) group by window) over Merge AB) on (window_start,
  *       window_end) with num >= maxn)}.
  * </ol>
  *
- * <p>AB emits its changes at barriers only, so a query actor receives each epoch's AB as a burst
- * just before the barrier, while the count actors already count the next epoch. Both merges of a
- * query actor are fed by the same count actor in the same order; the join pulls them alternately
- * and the max HashAgg yields after each input chunk, so neither channel fills while the join waits
- * on the other ({@link LocalJob#CHANNEL_CAPACITY}).
+ * <p>Both merges of a query actor are fed by the same count actors in the same order; the join
+ * pulls them alternately and the max HashAgg yields after each input chunk, so neither channel
+ * fills while the join waits on the other ({@link LocalJob#CHANNEL_CAPACITY}).
  *
  * <p>Every channel is made in the constructor. Built and used on the benchmark's main thread.
  */
@@ -82,18 +79,11 @@ final class ThreeFragmentJob implements LocalJob {
   private static final int JOIN_MERGE = 30;
   private static final int MAX_MERGE = 31;
 
-  /**
-   * Messages per count-to-query channel. The count HashAgg emits an epoch's changes as one chunk at
-   * the barrier, so a message here is a whole epoch of AB; {@link LocalJob#CHANNEL_CAPACITY} would
-   * let four epochs queue before a query actor. Two (one epoch: its changes and its barrier) keeps
-   * the count actor at most one epoch ahead. (At 5M events, P = 2, barrier latency showed no clear
-   * difference between 2 and 8 on a loaded machine: stalls of the whole pipeline behind the query
-   * actors dominate it.)
-   */
-  static final int AB_CHANNEL_CAPACITY = 2;
-
-  /** The window columns of the partial counts (auction, window_start, window_end, partial). */
+  /** The window columns of AB (auction, window_start, window_end, num). */
   private static final int[] WINDOW_COLUMNS = {1, 2};
+
+  /** The auction column of the partial counts (auction, pane_start, partial). */
+  private static final int[] AUCTION_COLUMN = {0};
 
   private static final DataType TS = DataType.TIMESTAMP;
   private static final DataType BIG = DataType.BIGINT;
@@ -101,16 +91,19 @@ final class ThreeFragmentJob implements LocalJob {
   /** AB's rows: auction, window_start, window_end, num. */
   private static final Schema COUNTS = Schema.ofTypes(BIG, TS, TS, BIG);
 
+  /** The partial counts: auction, pane_start, partial. */
+  private static final Schema PARTIALS = Schema.ofTypes(BIG, TS, BIG);
+
   private final int parallelism;
 
   /** {@code toCount.get(c).get(s)}: source actor s to count actor c. */
   private final List<List<LocalChannel>> toCount = new ArrayList<>();
 
-  /** Per query actor q, the channel from count actor q to its join's left input. */
-  private final List<LocalChannel> toJoin = new ArrayList<>();
+  /** {@code toJoin.get(q).get(c)}: count actor c to query actor q's join (left input). */
+  private final List<List<LocalChannel>> toJoin = new ArrayList<>();
 
-  /** Per query actor q, the channel from count actor q to its max aggregation. */
-  private final List<LocalChannel> toMax = new ArrayList<>();
+  /** {@code toMax.get(q).get(c)}: count actor c to query actor q's max aggregation. */
+  private final List<List<LocalChannel>> toMax = new ArrayList<>();
 
   /** P actors per fragment. */
   ThreeFragmentJob(int parallelism) {
@@ -123,21 +116,24 @@ final class ThreeFragmentJob implements LocalJob {
         in.add(new LocalChannel(id, CHANNEL_CAPACITY));
       }
       toCount.add(in);
-      long id = ChannelId.of(FIRST_COUNT_ACTOR + c, FIRST_QUERY_ACTOR + c);
-      toJoin.add(new LocalChannel(id, AB_CHANNEL_CAPACITY));
-      toMax.add(new LocalChannel(id, AB_CHANNEL_CAPACITY));
+    }
+    for (int q = 0; q < parallelism; q++) {
+      List<LocalChannel> join = new ArrayList<>();
+      List<LocalChannel> max = new ArrayList<>();
+      for (int c = 0; c < parallelism; c++) {
+        long id = ChannelId.of(FIRST_COUNT_ACTOR + c, FIRST_QUERY_ACTOR + q);
+        join.add(new LocalChannel(id, CHANNEL_CAPACITY));
+        max.add(new LocalChannel(id, CHANNEL_CAPACITY));
+      }
+      toJoin.add(join);
+      toMax.add(max);
     }
   }
 
   /**
-   * The source fragment's plan: the first phase of AB's count over panes, then the HOP window over
-   * the partial counts. A bid lies in the 5 windows that contain its 2 s pane (the slide divides
-   * the size), so counting per (auction, pane) and expanding each partial to the pane's 5 windows
-   * gives the same partials per (auction, window) as expanding every bid first, with a fifth of the
-   * group lookups and none of the 5-fold bid chunks (Flink's sliding windows keep panes the same
-   * way): {@code Project(auction, date_time) → TUMBLE(date_time, 2 s) → LocalAgg(count(*) group by
-   * auction, pane_start) → HOP(pane_start, 2 s, 10 s) → Project(auction, window_start, window_end,
-   * partial)}, rows then hashed by window.
+   * The source fragment's plan: the first phase of AB's count, per (auction, pane): {@code
+   * Project(auction, date_time) → TUMBLE(date_time, 2 s) → LocalAgg(count(*) group by auction,
+   * pane_start)}, rows then hashed by auction.
    */
   static StreamPlanNode sourcePlan(StreamPlanNode source) {
     List<ExprNode> bidCols = List.of(new ExprNode.InputRef(0, BIG), new ExprNode.InputRef(5, TS));
@@ -146,25 +142,8 @@ final class ThreeFragmentJob implements LocalJob {
     StreamPlanNode panes =
         StreamPlanNode.unary(
             2, new StreamNode.TumbleWindow(1, TWO_S), bids, Schema.ofTypes(BIG, TS, TS, TS));
-    StreamPlanNode partials =
-        StreamPlanNode.unary(
-            3,
-            new StreamNode.LocalAgg(List.of(0, 2), List.of(AggCall.countStar())),
-            panes,
-            Schema.ofTypes(BIG, TS, BIG));
-    StreamPlanNode windows =
-        StreamPlanNode.unary(
-            4,
-            new StreamNode.HopWindow(1, TWO_S, TEN_S),
-            partials,
-            Schema.ofTypes(BIG, TS, BIG, TS, TS));
-    List<ExprNode> cols =
-        List.of(
-            new ExprNode.InputRef(0, BIG),
-            new ExprNode.InputRef(3, TS),
-            new ExprNode.InputRef(4, TS),
-            new ExprNode.InputRef(2, BIG));
-    return StreamPlanNode.unary(5, new StreamNode.Project(cols), windows, COUNTS);
+    return StreamPlanNode.unary(
+        3, new StreamNode.LocalAgg(List.of(0, 2), List.of(AggCall.countStar())), panes, PARTIALS);
   }
 
   @Override
@@ -178,9 +157,10 @@ final class ThreeFragmentJob implements LocalJob {
 
   @Override
   public String mode() {
-    return "three-fragment (P source StreamActors -> 2 s panes -> local count -> HOP over the panes"
-        + " -> local hash exchange on the window"
-        + " -> P count StreamActors (AB, computed once) -> no-shuffle, two channels each"
+    return "three-fragment (P source StreamActors -> local count per 2 s pane"
+        + " -> local hash exchange on the auction"
+        + " -> P count StreamActors (AB per pane, windows of 5 panes emitted, computed once)"
+        + " -> local hash exchange on the window, two channels each"
         + " -> P query StreamActors (join AB with max over AB))";
   }
 
@@ -193,23 +173,37 @@ final class ThreeFragmentJob implements LocalJob {
       for (List<LocalChannel> in : toCount) {
         outs.add(in.get(s));
       }
-      int[] owner = new int[VirtualNode.COUNT];
-      for (int v = 0; v < owner.length; v++) {
-        owner[v] = v % parallelism;
-      }
-      Dispatcher d = new HashDispatcher(outs, owner, chain.schema().types(), WINDOW_COLUMNS);
+      Dispatcher d = new HashDispatcher(outs, owners(), chain.schema().types(), AUCTION_COLUMN);
       return CheckedExecutor.wrap(new DispatchExecutor(info, chain, d));
     }
     int c = actorId - FIRST_COUNT_ACTOR;
     if (c >= 0 && c < parallelism) {
+      List<OutputChannel> join = new ArrayList<>();
+      List<OutputChannel> max = new ArrayList<>();
+      for (int q = 0; q < parallelism; q++) {
+        join.add(toJoin.get(q).get(c));
+        max.add(toMax.get(q).get(c));
+      }
+      List<DataType> types = chain.schema().types();
       List<Dispatcher> both =
-          List.of(new SimpleDispatcher(toJoin.get(c)), new SimpleDispatcher(toMax.get(c)));
+          List.of(
+              new HashDispatcher(join, owners(), types, WINDOW_COLUMNS),
+              new HashDispatcher(max, owners(), types, WINDOW_COLUMNS));
       return CheckedExecutor.wrap(new DispatchExecutor(info, chain, both, channel -> {}));
     }
     int q = actorId - FIRST_QUERY_ACTOR;
     Checks.checkArgument(
         q >= 0 && q < parallelism, "q5 with P=%s has no actor %s", parallelism, actorId);
     return chain;
+  }
+
+  /** Vnode v's actor: {@code v % P}. */
+  private int[] owners() {
+    int[] owner = new int[VirtualNode.COUNT];
+    for (int v = 0; v < owner.length; v++) {
+      owner[v] = v % parallelism;
+    }
+    return owner;
   }
 
   @Override
@@ -224,24 +218,21 @@ final class ThreeFragmentJob implements LocalJob {
     }
     int q = actorId - FIRST_QUERY_ACTOR;
     if (q >= 0 && q < parallelism && (mergeId == JOIN_MERGE || mergeId == MAX_MERGE)) {
-      return List.of(mergeId == JOIN_MERGE ? toJoin.get(q) : toMax.get(q));
+      return mergeId == JOIN_MERGE ? toJoin.get(q) : toMax.get(q);
     }
     throw new IllegalArgumentException(
         "q5 with P=" + parallelism + ": actor " + actorId + " has no merge " + mergeId);
   }
 
-  /** A count actor's plan: AB, the sum of the partial counts of its windows. */
+  /** A count actor's plan: AB, kept per (auction, pane), emitted per window. */
   private static StreamPlanNode countPlan() {
     StreamPlanNode merge =
         StreamPlanNode.leaf(
-            COUNT_MERGE, new StreamNode.Merge(SOURCE_FRAGMENT, DispatcherKind.HASH), COUNTS);
+            COUNT_MERGE, new StreamNode.Merge(SOURCE_FRAGMENT, DispatcherKind.HASH), PARTIALS);
     return StreamPlanNode.unary(
         22,
-        new StreamNode.HashAgg(
-            List.of(0, 1, 2),
-            List.of(StreamNode.LocalAgg.globalCall(AggCall.countStar(), 3)),
-            NexmarkQuery.table(22, List.of(BIG, TS, TS), 3),
-            Map.of()),
+        new StreamNode.PaneHopAgg(
+            List.of(0), 1, 2, TWO_S, TEN_S, NexmarkQuery.table(22, List.of(BIG, TS, BIG), 2)),
         merge,
         COUNTS);
   }
@@ -298,9 +289,9 @@ final class ThreeFragmentJob implements LocalJob {
     return StreamPlanNode.unary(44, new StreamNode.Materialize(mv), proj, proj.outputSchema());
   }
 
-  /** A merge of the count actor's AB (one channel: no shuffle). */
+  /** A merge of the count actors' AB, hashed by window. */
   private static StreamPlanNode abMerge(int mergeId) {
     return StreamPlanNode.leaf(
-        mergeId, new StreamNode.Merge(COUNT_FRAGMENT, DispatcherKind.NO_SHUFFLE), COUNTS);
+        mergeId, new StreamNode.Merge(COUNT_FRAGMENT, DispatcherKind.HASH), COUNTS);
   }
 }

@@ -111,6 +111,19 @@ public final class PlanPrinter {
           + valueTables(a, in)
           + " }";
     }
+    if (body instanceof StreamNode.PaneHopAgg p) {
+      return "{ group: "
+          + refs(p.groupKeys(), in)
+          + ", pane: "
+          + ref(p.paneColumn(), in)
+          + ", partial: "
+          + ref(p.partialColumn(), in)
+          + ", slide: "
+          + p.slide()
+          + ", size: "
+          + p.size()
+          + " }";
+    }
     if (body instanceof StreamNode.LocalAgg a) {
       return "{ group: "
           + refs(a.groupKeys(), in)

@@ -10,6 +10,7 @@ import dev.tideway.compute.actor.StateCaches;
 import dev.tideway.compute.executor.HashAggExecutor;
 import dev.tideway.compute.executor.HashJoinExecutor;
 import dev.tideway.compute.executor.MaterializeExecutor;
+import dev.tideway.compute.executor.PaneHopAggExecutor;
 import dev.tideway.compute.executor.StateTables;
 import dev.tideway.storage.api.StateStore;
 import java.util.List;
@@ -27,7 +28,10 @@ public final class StatefulBuilder implements ExecutorBuilder {
   @Override
   public Set<Class<? extends StreamNode>> nodeKinds() {
     return Set.of(
-        StreamNode.HashAgg.class, StreamNode.HashJoin.class, StreamNode.Materialize.class);
+        StreamNode.HashAgg.class,
+        StreamNode.HashJoin.class,
+        StreamNode.Materialize.class,
+        StreamNode.PaneHopAgg.class);
   }
 
   @Override
@@ -53,6 +57,16 @@ public final class StatefulBuilder implements ExecutorBuilder {
           store,
           ctx.stateCaches().joinUnits(),
           HashJoinExecutor.DEFAULT_FILTER_BITS);
+    }
+    if (body instanceof StreamNode.PaneHopAgg p) {
+      return new PaneHopAggExecutor(
+          info,
+          inputs.get(0),
+          p,
+          store,
+          ctx.stateCaches().aggGroups(),
+          HashAggExecutor.DEFAULT_FILTER_BITS,
+          PaneHopAggExecutor.DEFAULT_MAX_DIRTY_GROUPS);
     }
     if (body instanceof StreamNode.Materialize m) {
       return new MaterializeExecutor(info, inputs.get(0), StateTables.open(store, m.table()));
