@@ -28,7 +28,21 @@ import java.util.Set;
  */
 final class RawLoop {
   /** Wall time of the loop, rows it emitted, and a checksum that keeps the work alive. */
-  record Result(long elapsedNanos, long outputRows, long checksum) {}
+  record Result(long elapsedNanos, long outputRows, long checksum, long viewFingerprint) {}
+
+  /**
+   * An order-independent fingerprint of a view's rows, each given as its values in column order
+   * (timestamps as microseconds): the sum of a mix of each row. The engine's view and the raw
+   * loop's result match when their counts and fingerprints do.
+   */
+  static long fingerprint(long[] row) {
+    long h = 0x9E3779B97F4A7C15L;
+    for (long v : row) {
+      h = (h ^ v) * 0xBF58476D1CE4E5B9L;
+      h ^= h >>> 31;
+    }
+    return h;
+  }
 
   private record Pair(long auction, long price) {}
 
@@ -75,11 +89,18 @@ final class RawLoop {
     if (query == NexmarkQuery.Q7) {
       outputRows = q7Rows().size();
     }
+    long fingerprint = 0;
     if (query == NexmarkQuery.Q5) {
       outputRows = q5Rows();
+      fingerprint = q5Fingerprint;
+    }
+    if (query == NexmarkQuery.Q2) {
+      for (Pair p : view) {
+        fingerprint += fingerprint(new long[] {p.auction(), p.price()});
+      }
     }
     long rows = query == NexmarkQuery.Q2 ? view.size() : outputRows;
-    return new Result(clock.nanoTime() - start, rows, checksum + blackhole.length);
+    return new Result(clock.nanoTime() - start, rows, checksum + blackhole.length, fingerprint);
   }
 
   /** Folds one bid into its window's max and keeps it by price for the join. */
@@ -103,17 +124,21 @@ final class RawLoop {
     }
   }
 
+  /** The fingerprint of q5's rows (auction, window_start, count), set by {@link #q5Rows}. */
+  private long q5Fingerprint;
+
   /** q5's result size: per window, the auctions whose count is the window's highest. */
   private long q5Rows() {
     long rows = 0;
-    for (Map<Long, long[]> w : counts.values()) {
+    for (Map.Entry<Long, Map<Long, long[]>> w : counts.entrySet()) {
       long max = 0;
-      for (long[] c : w.values()) {
+      for (long[] c : w.getValue().values()) {
         max = Math.max(max, c[0]);
       }
-      for (long[] c : w.values()) {
-        if (c[0] == max) {
+      for (Map.Entry<Long, long[]> c : w.getValue().entrySet()) {
+        if (c.getValue()[0] == max) {
           rows++;
+          q5Fingerprint += fingerprint(new long[] {c.getKey(), w.getKey(), max});
         }
       }
     }
