@@ -13,10 +13,11 @@ import java.util.List;
  * so false positives cost time, never correctness. Deletes leave their bits set.
  *
  * <p>Size: a filter grows with its keys, as a scalable Bloom filter (Almeida et al., 2007): a layer
- * takes distinct keys until it holds one per {@value #BITS_PER_KEY} bits (about 0.4 % false
- * positives with two probes), then a layer four times larger is added; a key is looked for in every
- * layer. A fixed filter of 2^22 bits answered "maybe" for about one new key in eight once a count
- * held a million groups (Nexmark q5), and each such answer is a state-table read through every SST.
+ * takes distinct keys until it holds one per {@value #BITS_PER_KEY} bits (about 0.03 % false
+ * positives with four probes in one 64-byte block), then a layer four times larger is added; a key
+ * is looked for in every layer. A fixed filter of 2^22 bits answered "maybe" for about one new key
+ * in eight once a count held a million groups (Nexmark q5), and each such answer is a state-table
+ * read through every SST.
  *
  * <p>Invariant: every key present in the table (committed or written by this executor since) was
  * {@link #add}ed. The executor builds the filter when its tables are initialised: empty for an
@@ -28,6 +29,9 @@ final class KeyFilter {
   /** Bits per key at which a layer is full. */
   static final int BITS_PER_KEY = 32;
 
+  /** Bits a key sets in its block. */
+  static final int PROBES = 4;
+
   /**
    * The largest layer: 2^28 bits (32 MiB), full at 8M keys; it then takes keys on, its false
    * positives rising (reads, never wrong answers).
@@ -37,31 +41,44 @@ final class KeyFilter {
   /** Layers, oldest (smallest) first; only the last takes new keys. */
   private final List<Layer> layers = new ArrayList<>(4);
 
-  /** One fixed-size Bloom filter with two probes per key. */
+  /**
+   * One fixed-size blocked Bloom filter: a key sets {@value #PROBES} bits inside one 64-byte block
+   * (one cache line per lookup), the block chosen by the hash's high 32 bits, the bits by four
+   * 9-bit slices of its low 36.
+   */
   private static final class Layer {
     final long[] bits;
-    final int mask;
+    final int blockMask;
+    final int bitMask;
+    final int log2Bits;
     final long capacity;
     long keys;
 
     Layer(int log2Bits) {
       this.bits = new long[1 << (log2Bits - 6)];
-      this.mask = (1 << log2Bits) - 1;
+      this.blockMask = log2Bits >= 9 ? (1 << (log2Bits - 9)) - 1 : 0;
+      this.bitMask = log2Bits >= 9 ? 511 : (1 << log2Bits) - 1;
+      this.log2Bits = log2Bits;
       this.capacity = (1L << log2Bits) / BITS_PER_KEY;
     }
 
-    int log2Bits() {
-      return Integer.numberOfTrailingZeros(mask + 1);
+    void set(long h) {
+      int base = ((int) (h >>> 32) & blockMask) << 3;
+      for (int p = 0; p < PROBES; p++) {
+        int bit = (int) (h >>> (9 * p)) & bitMask;
+        bits[base + (bit >>> 6)] |= 1L << bit;
+      }
     }
 
-    void set(int h) {
-      int b = h & mask;
-      bits[b >>> 6] |= 1L << b;
-    }
-
-    boolean isSet(int h) {
-      int b = h & mask;
-      return (bits[b >>> 6] & (1L << b)) != 0;
+    boolean isSet(long h) {
+      int base = ((int) (h >>> 32) & blockMask) << 3;
+      for (int p = 0; p < PROBES; p++) {
+        int bit = (int) (h >>> (9 * p)) & bitMask;
+        if ((bits[base + (bit >>> 6)] & (1L << bit)) == 0) {
+          return false;
+        }
+      }
+      return true;
     }
   }
 
@@ -82,7 +99,10 @@ final class KeyFilter {
     return true;
   }
 
-  /** A filter whose first layer has {@code 2^log2Bits} bits. */
+  /**
+   * A filter whose first layer has {@code 2^log2Bits} bits; below 2^9 (one block) it stays that
+   * size and saturates, answering "maybe" for most keys (tests use it to exercise the read path).
+   */
   KeyFilter(int log2Bits) {
     Checks.checkArgument(
         log2Bits >= 6 && log2Bits <= MAX_LOG2_BITS,
@@ -98,12 +118,11 @@ final class KeyFilter {
       return; // a key written again (or a false positive): the layers count distinct keys
     }
     Layer last = layers.get(layers.size() - 1);
-    if (last.keys >= last.capacity && last.log2Bits() < MAX_LOG2_BITS) {
-      last = new Layer(Math.min(MAX_LOG2_BITS, last.log2Bits() + 2));
+    if (last.keys >= last.capacity && last.log2Bits >= 9 && last.log2Bits < MAX_LOG2_BITS) {
+      last = new Layer(Math.min(MAX_LOG2_BITS, last.log2Bits + 2));
       layers.add(last);
     }
-    last.set((int) h);
-    last.set((int) (h >>> 32));
+    last.set(h);
     last.keys++;
   }
 
@@ -115,7 +134,7 @@ final class KeyFilter {
   private boolean mayContain(long h) {
     for (int i = layers.size() - 1; i >= 0; i--) {
       Layer l = layers.get(i);
-      if (l.isSet((int) h) && l.isSet((int) (h >>> 32))) {
+      if (l.isSet(h)) {
         return true;
       }
     }
@@ -126,7 +145,7 @@ final class KeyFilter {
   long sizeBits() {
     long n = 0;
     for (Layer l : layers) {
-      n += l.mask + 1L;
+      n += 1L << l.log2Bits;
     }
     return n;
   }

@@ -27,8 +27,9 @@ class KeyFilterTest {
         maybe++;
       }
     }
-    // each layer, when full, answers "maybe" for about 0.4 % of absent keys
-    assertThat((double) maybe / probes).isLessThan(0.04);
+    // each layer, when full, answers "maybe" for a few in ten thousand absent keys (each such
+    // answer costs the executor a state read through every SST, about a millisecond)
+    assertThat((double) maybe / probes).isLessThan(0.006); // 0.39 % measured over six layers
     assertThat(f.sizeBits()).isGreaterThan(1_000_000L * KeyFilter.BITS_PER_KEY / 2);
   }
 
