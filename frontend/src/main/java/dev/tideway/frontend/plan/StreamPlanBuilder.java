@@ -16,6 +16,7 @@ import dev.tideway.common.types.DataType;
 import dev.tideway.common.types.Field;
 import dev.tideway.common.types.Interval;
 import dev.tideway.common.types.Schema;
+import dev.tideway.common.types.TypeId;
 import dev.tideway.frontend.batch.StoredTable;
 import dev.tideway.frontend.meta.MetaClient;
 import dev.tideway.frontend.meta.Relation;
@@ -426,6 +427,10 @@ public final class StreamPlanBuilder {
     for (int g : a.getGroupSet()) {
       groups.add(in.fieldMap()[g]);
     }
+    Sub panes = paneCount(a, in, groups);
+    if (panes != null) {
+      return panes;
+    }
     in =
         groups.isEmpty()
             ? (in.dist().single() ? in : exchange(in, Dist.SINGLE))
@@ -485,6 +490,126 @@ public final class StreamPlanBuilder {
       }
     }
     return new Sub(n, identity(fields.size()), keyIdx, outDist, false, Set.copyOf(growing));
+  }
+
+  /**
+   * {@code count(*)} over a HOP window of an append-only input, grouped by {@code window_start}
+   * (and maybe {@code window_end}) and other input columns, planned per pane (Flink's window
+   * slicing): {@code TUMBLE(time, slide) → LocalAgg(count(*) group by keys, pane_start) → exchange
+   * on the keys → PaneHopAgg → Project} to the aggregate's columns. The state keeps one count per
+   * (keys, pane) instead of one per (keys, window), and the exchange carries one partial per group
+   * and flush instead of one row per input row and window. Null when the aggregate is not of that
+   * shape (then it is planned as a HashAgg over the HOP-expanded rows).
+   */
+  private Sub paneCount(Aggregate a, Sub in, List<Integer> groups) {
+    if (!(in.node().node() instanceof StreamNode.HopWindow hop)
+        || !in.appendOnly()
+        || a.getAggCallList().isEmpty()) {
+      return null;
+    }
+    StreamPlanNode source = in.node().inputs().get(0);
+    int width = source.outputSchema().size();
+    int windowStart = width;
+    int windowEnd = width + 1;
+    if (!groups.contains(windowStart)
+        || source.outputSchema().type(hop.timeColumn()).id() != TypeId.TIMESTAMP) {
+      return null;
+    }
+    List<Integer> keys = new ArrayList<>();
+    for (int g : groups) {
+      if (g < width) {
+        keys.add(g);
+      } else if (g != windowStart && g != windowEnd) {
+        return null;
+      }
+    }
+    if (keys.isEmpty()) {
+      return null;
+    }
+    for (AggregateCall c : a.getAggCallList()) {
+      if (c.getAggregation().getKind() != SqlKind.COUNT
+          || !c.getArgList().isEmpty()
+          || c.isDistinct()
+          || c.filterArg >= 0) {
+        return null;
+      }
+    }
+    Schema src = source.outputSchema();
+    DataType ts = DataType.TIMESTAMP;
+    List<Field> tumbled = new ArrayList<>(src.fields());
+    tumbled.add(new Field("pane_start", ts));
+    tumbled.add(new Field("pane_end", ts));
+    StreamPlanNode tumble =
+        StreamPlanNode.unary(
+            nextId(),
+            new StreamNode.TumbleWindow(hop.timeColumn(), hop.slide()),
+            source,
+            new Schema(tumbled));
+    List<Integer> localKeys = new ArrayList<>(keys);
+    localKeys.add(width); // pane_start
+    List<Field> partialFields = new ArrayList<>();
+    for (int k : localKeys) {
+      partialFields.add(tumbled.get(k));
+    }
+    partialFields.add(new Field("partial", DataType.BIGINT));
+    StreamPlanNode local =
+        StreamPlanNode.unary(
+            nextId(),
+            new StreamNode.LocalAgg(localKeys, List.of(AggCall.countStar())),
+            tumble,
+            new Schema(partialFields));
+    List<Integer> keyCols = range(keys.size());
+    StreamPlanNode shuffled =
+        StreamPlanNode.unary(
+            nextId(),
+            new StreamNode.Exchange(DispatcherKind.HASH, keyCols),
+            local,
+            local.outputSchema());
+    List<Field> counted = new ArrayList<>(partialFields.subList(0, keys.size()));
+    counted.add(new Field("window_start", ts));
+    counted.add(new Field("window_end", ts));
+    counted.add(new Field("count", DataType.BIGINT));
+    List<Field> state = new ArrayList<>(partialFields.subList(0, keys.size() + 1));
+    state.add(new Field("count", DataType.BIGINT));
+    TableDesc table = stateTable("pane_count", state, range(keys.size() + 1), keyCols);
+    StreamPlanNode paneAgg =
+        StreamPlanNode.unary(
+            nextId(),
+            new StreamNode.PaneHopAgg(
+                keyCols, keys.size(), keys.size() + 1, hop.slide(), hop.size(), table),
+            shuffled,
+            new Schema(counted));
+    // the aggregate's columns: its group columns in order, then one count per call
+    List<ExprNode> exprs = new ArrayList<>();
+    List<Integer> placed = new ArrayList<>();
+    for (int g : groups) {
+      int col = g == windowStart ? keys.size() : g == windowEnd ? keys.size() + 1 : keys.indexOf(g);
+      exprs.add(new ExprNode.InputRef(col, counted.get(col).type()));
+    }
+    for (int k = 0; k < keys.size(); k++) {
+      placed.add(groups.indexOf(keys.get(k)));
+    }
+    Set<Integer> growing = new HashSet<>();
+    for (int i = 0; i < a.getAggCallList().size(); i++) {
+      exprs.add(new ExprNode.InputRef(keys.size() + 2, DataType.BIGINT));
+      growing.add(groups.size() + i);
+    }
+    List<Field> outFields = new ArrayList<>();
+    List<RelDataTypeField> outNames = a.getRowType().getFieldList();
+    for (int i = 0; i < exprs.size(); i++) {
+      outFields.add(
+          new Field(outNames.get(i).getName(), ((ExprNode.InputRef) exprs.get(i)).type()));
+    }
+    StreamPlanNode project =
+        StreamPlanNode.unary(
+            nextId(), new StreamNode.Project(exprs), paneAgg, new Schema(outFields));
+    return new Sub(
+        project,
+        identity(outFields.size()),
+        range(groups.size()),
+        Dist.hash(placed),
+        false,
+        Set.copyOf(growing));
   }
 
   /**
