@@ -7,13 +7,10 @@ import dev.tideway.barrier.message.Barrier;
 import dev.tideway.barrier.message.Message;
 import dev.tideway.common.chunk.StreamChunk;
 import dev.tideway.common.key.OrderType;
-import dev.tideway.common.plan.ColumnDesc;
-import dev.tideway.common.plan.ColumnOrder;
 import dev.tideway.common.plan.ExprNode;
 import dev.tideway.common.plan.FunctionKind;
 import dev.tideway.common.plan.JoinType;
 import dev.tideway.common.plan.StreamNode;
-import dev.tideway.common.plan.TableDesc;
 import dev.tideway.common.row.Row;
 import dev.tideway.common.types.DataType;
 import dev.tideway.compute.testing.Drain;
@@ -45,18 +42,6 @@ class GrowingBoundJoinTest {
   private static final List<DataType> BIG3 =
       List.of(DataType.BIGINT, DataType.BIGINT, DataType.BIGINT);
 
-  private static TableDesc desc(int id, List<DataType> types, int pkLen) {
-    List<ColumnDesc> cols = new ArrayList<>();
-    List<ColumnOrder> pk = new ArrayList<>();
-    for (int i = 0; i < types.size(); i++) {
-      cols.add(new ColumnDesc(i, "c" + i, types.get(i)));
-      if (i < pkLen) {
-        pk.add(ColumnOrder.asc(i));
-      }
-    }
-    return new TableDesc(id, "t" + id, cols, pk, List.of(0), false, false);
-  }
-
   /** counts(w, id, num) ⋈ maxes(w, maxn) on w and {@code num kind maxn}; num and maxn grow. */
   private static StreamNode.HashJoin plan(FunctionKind kind, List<Integer> growing) {
     ExprNode cond =
@@ -70,8 +55,8 @@ class GrowingBoundJoinTest {
         List.of(0),
         List.of(0),
         Optional.of(cond),
-        desc(LEFT_TABLE, BIG3, 2),
-        desc(42, List.of(DataType.BIGINT, DataType.BIGINT), 1),
+        SortedJoinSideTest.desc(LEFT_TABLE, BIG3, 2),
+        SortedJoinSideTest.desc(42, List.of(DataType.BIGINT, DataType.BIGINT), 1),
         growing);
   }
 

@@ -40,7 +40,7 @@ class SortedJoinSideTest {
       List.of(DataType.BIGINT, DataType.BIGINT, DataType.BIGINT);
 
   /** A table desc over {@code types} with pk = the first {@code pkLen} columns. */
-  private static TableDesc desc(int id, List<DataType> types, int pkLen) {
+  static TableDesc desc(int id, List<DataType> types, int pkLen) {
     List<ColumnDesc> cols = new ArrayList<>();
     List<ColumnOrder> pk = new ArrayList<>();
     for (int i = 0; i < types.size(); i++) {
