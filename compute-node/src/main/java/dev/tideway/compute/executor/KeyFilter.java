@@ -43,8 +43,8 @@ final class KeyFilter {
 
   /**
    * One fixed-size blocked Bloom filter: a key sets {@value #PROBES} bits inside one 64-byte block
-   * (one cache line per lookup), the block chosen by the hash's high 32 bits, the bits by four
-   * 9-bit slices of its low 36.
+   * (one cache line per lookup), the bits chosen by four 9-bit slices of the hash's low 36 bits,
+   * the block by the bits above them.
    */
   private static final class Layer {
     final long[] bits;
@@ -63,7 +63,7 @@ final class KeyFilter {
     }
 
     void set(long h) {
-      int base = ((int) (h >>> 32) & blockMask) << 3;
+      int base = ((int) (h >>> 36) & blockMask) << 3;
       for (int p = 0; p < PROBES; p++) {
         int bit = (int) (h >>> (9 * p)) & bitMask;
         bits[base + (bit >>> 6)] |= 1L << bit;
@@ -71,7 +71,7 @@ final class KeyFilter {
     }
 
     boolean isSet(long h) {
-      int base = ((int) (h >>> 32) & blockMask) << 3;
+      int base = ((int) (h >>> 36) & blockMask) << 3;
       for (int p = 0; p < PROBES; p++) {
         int bit = (int) (h >>> (9 * p)) & bitMask;
         if ((bits[base + (bit >>> 6)] & (1L << bit)) == 0) {

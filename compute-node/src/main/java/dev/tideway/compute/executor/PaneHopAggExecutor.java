@@ -243,7 +243,10 @@ public final class PaneHopAggExecutor implements Executor {
       if (!chunk.isVisible(i)) {
         continue;
       }
-      if (chunk.op(i) != Op.INSERT || pane.isNull(i) || partial.isNull(i)) {
+      if (chunk.op(i) == Op.INSERT && pane.isNull(i)) {
+        continue; // a NULL time lies in no window (HOP drops the row), nor does its pane
+      }
+      if (chunk.op(i) != Op.INSERT || partial.isNull(i)) {
         Checks.checkState(
             false,
             "%s: a pane count takes inserts of a pane and a partial count, got %s %s",

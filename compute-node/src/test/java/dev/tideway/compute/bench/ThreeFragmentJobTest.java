@@ -12,9 +12,9 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * q5's plan shares its per-auction count: across the three fragments one HashAgg sums the source
- * fragment's partial counts, and the query actor's two merges both read its output (the view itself
- * is checked against the raw loop in {@link NexmarkBenchmarkTest}).
+ * q5's plan shares its per-auction count: across the three fragments one PaneHopAgg sums the source
+ * fragment's partial counts per pane, and the query actor's two merges both read its output (the
+ * view itself is checked against the raw loop in {@link NexmarkBenchmarkTest}).
  */
 class ThreeFragmentJobTest {
   private static final Map<String, String> SOURCE =
@@ -39,14 +39,16 @@ class ThreeFragmentJobTest {
     assertThat(partials.get(0).aggCalls())
         .extracting(c -> c.kind())
         .containsExactly(AggKind.COUNT_STAR);
-    List<StreamNode.HashAgg> sums =
+    // per (auction, pane), the count's second phase keeping one row per pane, not per window
+    assertThat(partials.get(0).groupKeys()).hasSize(2);
+    List<StreamNode.PaneHopAgg> sums =
         all.stream()
             .map(StreamPlanNode::node)
-            .filter(StreamNode.HashAgg.class::isInstance)
-            .map(StreamNode.HashAgg.class::cast)
-            .filter(a -> a.aggCalls().stream().anyMatch(c -> c.kind() == AggKind.SUM))
+            .filter(StreamNode.PaneHopAgg.class::isInstance)
+            .map(StreamNode.PaneHopAgg.class::cast)
             .toList();
     assertThat(sums).hasSize(1);
+    assertThat(all).noneMatch(n -> n.node() instanceof StreamNode.HopWindow);
 
     List<StreamPlanNode> query = new ArrayList<>();
     collect(job.viewPlan(), query);

@@ -239,6 +239,21 @@ class PaneHopAggExecutorTest {
   }
 
   @Test
+  void aPartialOfANullPaneIsInNoWindow() {
+    try (Storage store = StateStores.open("memory://", StorageOptions.defaults())) {
+      MockSource src = MockSource.of("bigint", "timestamp", "bigint");
+      src.pushBarrier(Epochs.of(1))
+          .pushChunk("+ 1 . 4\n+ 1 1970-01-01T00:00:02 3")
+          .pushBarrier(Epochs.of(2));
+      List<String> out =
+          Drain.pretty(Drain.all(new PaneHopAggExecutor(INFO, src, plan(), store, 16, 20, 16)));
+      // the five windows holding the 2 s pane, each counting its 3 rows; the NULL pane adds none
+      assertThat(out.get(1).lines().filter(l -> l.startsWith("+")).count()).isEqualTo(5);
+      assertThat(out.get(1)).doesNotContain(" 4 ").doesNotContain(" 7");
+    }
+  }
+
+  @Test
   void aRetractionOrANonPositivePartialFailsNamingTheRow() {
     for (String bad : List.of("- 1 1970-01-01T00:00:02 3", "+ 1 1970-01-01T00:00:02 0")) {
       try (Storage store = StateStores.open("memory://", StorageOptions.defaults())) {

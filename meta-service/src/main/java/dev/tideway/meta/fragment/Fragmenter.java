@@ -90,6 +90,8 @@ public final class Fragmenter {
     } else if (body instanceof StreamNode.HashJoin j) {
       owned.add(j.leftTable().tableId());
       owned.add(j.rightTable().tableId());
+    } else if (body instanceof StreamNode.PaneHopAgg p) {
+      owned.add(p.table().tableId());
     } else if (body instanceof StreamNode.Materialize m) {
       owned.add(m.table().tableId());
     }
@@ -115,6 +117,8 @@ public final class Fragmenter {
     } else if (body instanceof StreamNode.HashJoin j) {
       out.add(j.leftTable());
       out.add(j.rightTable());
+    } else if (body instanceof StreamNode.PaneHopAgg p) {
+      out.add(p.table());
     } else if (body instanceof StreamNode.Materialize m) {
       out.add(m.table());
     }

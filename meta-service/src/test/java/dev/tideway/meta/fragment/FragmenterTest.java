@@ -68,6 +68,63 @@ class FragmenterTest {
     assertThat(fs.get(0).stateTableIds()).containsExactly(5, 4);
   }
 
+  /**
+   * A pane count's state table is owned by its fragment and listed with the job's tables (else a
+   * new meta leader drops its data as an orphan, and DROP leaves it behind).
+   */
+  @Test
+  void aPaneCountOwnsItsStateTable() {
+    dev.tideway.common.types.DataType ts = dev.tideway.common.types.DataType.TIMESTAMP;
+    dev.tideway.common.types.DataType big = dev.tideway.common.types.DataType.BIGINT;
+    dev.tideway.common.types.Schema partials =
+        dev.tideway.common.types.Schema.ofTypes(big, ts, big);
+    StreamPlanNode src =
+        StreamPlanNode.leaf(
+            1,
+            new StreamNode.Source(
+                dev.tideway.common.plan.SourceConnector.DATAGEN,
+                Map.of("rows.per.second", "10"),
+                partials,
+                Plans.table(9, "src_state", Plans.KV, true)),
+            partials);
+    StreamPlanNode pane =
+        StreamPlanNode.unary(
+            2,
+            new StreamNode.PaneHopAgg(
+                List.of(0),
+                1,
+                2,
+                dev.tideway.common.types.Interval.ofMicros(2_000_000),
+                dev.tideway.common.types.Interval.ofMicros(10_000_000),
+                Plans.table(7, "pane_count", Plans.K_CNT, true)),
+            src,
+            dev.tideway.common.types.Schema.ofTypes(big, ts, ts, big));
+    assertThat(Fragmenter.stateTables(pane))
+        .extracting(dev.tideway.common.plan.TableDesc::tableId)
+        .containsExactly(7, 9);
+    assertThat(Fragmenter.fragment(pane, new IdAllocator(1)).get(0).stateTableIds())
+        .containsExactly(7, 9);
+  }
+
+  /**
+   * The plan node kinds holding a table desc are the ones {@link Fragmenter} knows: a new stateful
+   * kind fails here until its tables are collected there.
+   */
+  @Test
+  void everyPlanNodeKindWithAStateTableIsKnown() {
+    java.util.Set<String> withTables = new java.util.TreeSet<>();
+    for (Class<?> kind : StreamNode.class.getPermittedSubclasses()) {
+      for (java.lang.reflect.RecordComponent c : kind.getRecordComponents()) {
+        if (c.getGenericType().getTypeName().contains("TableDesc")) {
+          withTables.add(kind.getSimpleName());
+        }
+      }
+    }
+    assertThat(withTables)
+        .containsExactlyInAnyOrder(
+            "Source", "StreamScan", "HashAgg", "HashJoin", "Materialize", "PaneHopAgg");
+  }
+
   @Test
   void aPlanEndingInAnExchangeIsRefused() {
     StreamPlanNode ex =
