@@ -30,7 +30,6 @@ import java.util.Collections;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -96,6 +95,10 @@ public final class PaneHopAggExecutor implements Executor {
   private static final class Group {
     final Row key;
     final TreeMap<Long, long[]> panes = new TreeMap<>();
+
+    /** The panes changed since the last flush, sorted (a flush touches only them). */
+    final TreeSet<Long> changed = new TreeSet<>();
+
     boolean dirty;
 
     Group(Row key) {
@@ -270,6 +273,7 @@ public final class PaneHopAggExecutor implements Executor {
       }
       Group g = group(Row.wrap(key));
       g.panes.computeIfAbsent(p, x -> new long[2])[0] += n;
+      g.changed.add(p);
       if (!g.dirty) {
         g.dirty = true;
         dirty.add(g);
@@ -306,12 +310,7 @@ public final class PaneHopAggExecutor implements Executor {
     for (Group g : dirty) {
       g.dirty = false;
       TreeSet<Long> windows = new TreeSet<>();
-      for (Map.Entry<Long, long[]> e : g.panes.entrySet()) {
-        long[] c = e.getValue();
-        if (c[0] == c[1]) {
-          continue;
-        }
-        long p = e.getKey();
+      for (long p : g.changed) {
         for (long ws = p - sizeMicros + slideMicros; ws <= p; ws += slideMicros) {
           windows.add(ws);
         }
@@ -330,12 +329,9 @@ public final class PaneHopAggExecutor implements Executor {
           append(out, Op.UPDATE_INSERT, g.key, ws, now);
         }
       }
-      for (Map.Entry<Long, long[]> e : g.panes.entrySet()) {
-        long[] c = e.getValue();
-        if (c[0] == c[1]) {
-          continue;
-        }
-        Row state = g.key.concat(Row.of(Temporals.microsToTimestamp(e.getKey()), c[0]));
+      for (long p : g.changed) {
+        long[] c = g.panes.get(p);
+        Row state = g.key.concat(Row.of(Temporals.microsToTimestamp(p), c[0]));
         if (c[1] == 0) {
           table.insert(state);
         } else {
@@ -343,6 +339,7 @@ public final class PaneHopAggExecutor implements Executor {
         }
         c[1] = c[0];
       }
+      g.changed.clear();
       if (filter != null) {
         filter.add(g.key);
       }
