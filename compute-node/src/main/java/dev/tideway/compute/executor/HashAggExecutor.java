@@ -746,14 +746,7 @@ public final class HashAggExecutor implements Executor {
   }
 
   private KeyFilter filterOf(StateTable t, int keyColumns) {
-    KeyFilter f = new KeyFilter(filterBits);
-    int[] cols = range(keyColumns);
-    try (StateTable.CloseableRows rows = t.iterAll()) {
-      while (rows.hasNext()) {
-        f.add(rows.next().project(cols));
-      }
-    }
-    return f;
+    return KeyFilter.ofTable(t, filterBits, keyColumns);
   }
 
   private void commitTables(Barrier b) {

@@ -3,6 +3,7 @@ package dev.tideway.compute.executor;
 import dev.tideway.common.check.Checks;
 import dev.tideway.common.row.Row;
 import dev.tideway.common.types.DataType;
+import dev.tideway.storage.table.StateTable;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -110,6 +111,25 @@ final class KeyFilter {
         log2Bits,
         MAX_LOG2_BITS);
     layers.add(new Layer(log2Bits));
+  }
+
+  /**
+   * A filter of {@code 2^log2Bits} bits (first layer) over the first {@code keyColumns} columns of
+   * every row {@code table} holds: how an executor rebuilds its filter when its tables are
+   * initialised (recovery).
+   */
+  static KeyFilter ofTable(StateTable table, int log2Bits, int keyColumns) {
+    KeyFilter f = new KeyFilter(log2Bits);
+    int[] cols = new int[keyColumns];
+    for (int k = 0; k < cols.length; k++) {
+      cols[k] = k;
+    }
+    try (StateTable.CloseableRows rows = table.iterAll()) {
+      while (rows.hasNext()) {
+        f.add(rows.next().project(cols));
+      }
+    }
+    return f;
   }
 
   void add(Row key) {

@@ -105,11 +105,12 @@ public final class PaneHopAggExecutor implements Executor {
       this.key = key;
     }
 
-    /** The sum over the panes in {@code [from, to)} of column {@code which} (0 now, 1 flushed). */
-    long sum(long from, long to, int which) {
-      long n = 0;
+    /** The sums over the panes in {@code [from, to)}: {count now, count as of the last flush}. */
+    long[] sums(long from, long to) {
+      long[] n = new long[2];
       for (long[] c : panes.subMap(from, to).values()) {
-        n += c[which];
+        n[0] += c[0];
+        n[1] += c[1];
       }
       return n;
     }
@@ -224,19 +225,8 @@ public final class PaneHopAggExecutor implements Executor {
     table.init(epoch);
     started = true;
     List<DataType> keyTypes = schema.types().subList(0, groupKeys.length);
-    filter = null;
-    if (KeyFilter.exact(keyTypes)) {
-      filter = new KeyFilter(filterBits);
-      int[] cols = new int[groupKeys.length];
-      for (int k = 0; k < cols.length; k++) {
-        cols[k] = k;
-      }
-      try (StateTable.CloseableRows rows = table.iterAll()) {
-        while (rows.hasNext()) {
-          filter.add(rows.next().project(cols));
-        }
-      }
-    }
+    filter =
+        KeyFilter.exact(keyTypes) ? KeyFilter.ofTable(table, filterBits, groupKeys.length) : null;
   }
 
   private void apply(StreamChunk chunk) {
@@ -316,8 +306,9 @@ public final class PaneHopAggExecutor implements Executor {
         }
       }
       for (long ws : windows) {
-        long before = g.sum(ws, ws + sizeMicros, 1);
-        long now = g.sum(ws, ws + sizeMicros, 0);
+        long[] sums = g.sums(ws, ws + sizeMicros);
+        long now = sums[0];
+        long before = sums[1];
         if (out.size() >= OUTPUT_CHUNK_ROWS - 1) {
           pending.add(Message.of(out.build()));
           out = new StreamChunkBuilder(schema.types(), OUTPUT_CHUNK_ROWS);

@@ -140,7 +140,11 @@ class PaneHopAggExecutorTest {
       throws Exception {
     int crashes = 0;
     for (long seed = 1; seed <= 12; seed++) {
-      crashes += run(seed);
+      try {
+        crashes += run(seed);
+      } catch (AssertionError | RuntimeException e) {
+        throw new AssertionError("seed=" + seed, e); // also for the checks inside the pipeline
+      }
     }
     assertThat(crashes).as("the seeds exercise recovery").isPositive();
   }
