@@ -97,7 +97,11 @@ class SortedJoinSideTest {
       for (long seed = 1; seed <= 6; seed++) {
         // a cache of 5 units: keys are evicted and re-read in pieces at nearly every barrier
         for (long capacity : new long[] {5, 1 << 18}) {
-          checkAgainstBatch(kind, seed, capacity, seed % 2 == 0);
+          try {
+            checkAgainstBatch(kind, seed, capacity, seed % 2 == 0);
+          } catch (AssertionError | RuntimeException e) {
+            throw new AssertionError(kind + " seed=" + seed + " capacity=" + capacity, e);
+          }
         }
       }
     }
