@@ -6,25 +6,25 @@ import dev.tideway.meta.barrier.BarrierLog;
 import dev.tideway.meta.barrier.BarrierRunner;
 import dev.tideway.meta.barrier.GlobalBarrierManager;
 import dev.tideway.meta.catalog.CatalogCore;
-import dev.tideway.meta.catalog.CatalogLoader;
-import dev.tideway.meta.catalog.CatalogState;
-import dev.tideway.meta.catalog.DdlCommand;
-import dev.tideway.meta.catalog.DdlReply;
 import dev.tideway.meta.catalog.DdlService;
 import dev.tideway.meta.cluster.FencedMetaStore;
 import dev.tideway.meta.cluster.LeaderElector;
 import dev.tideway.meta.cluster.LeaderTerm;
 import dev.tideway.meta.cluster.LeadershipListener;
-import dev.tideway.meta.cluster.MetaPaths;
-import dev.tideway.meta.cluster.NodeRegistry;
-import dev.tideway.meta.fragment.KryoPlanCodec;
-import dev.tideway.meta.fragment.PlanCodec;
 import dev.tideway.meta.http.MetaHttpServer;
 import dev.tideway.meta.http.MetaMetrics;
 import dev.tideway.meta.http.MetaView;
-import dev.tideway.meta.metadata.LeaderInfo;
-import dev.tideway.meta.metadata.NodeInfo;
 import dev.tideway.meta.schedule.Worker;
+import dev.tideway.protocol.catalog.CatalogState;
+import dev.tideway.protocol.catalog.KryoPlanCodec;
+import dev.tideway.protocol.catalog.LeaderInfo;
+import dev.tideway.protocol.catalog.NodeInfo;
+import dev.tideway.protocol.catalog.PlanCodec;
+import dev.tideway.protocol.meta.DdlCommand;
+import dev.tideway.protocol.meta.DdlReply;
+import dev.tideway.protocol.store.CatalogLoader;
+import dev.tideway.protocol.store.MetaPaths;
+import dev.tideway.protocol.store.NodeRegistry;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -202,7 +202,7 @@ public final class MetaServer implements MetaView, AutoCloseable {
    * @return completes with {@link DdlReply.BackfillThrottled} (how and at which epoch the actors
    *     got it; PERSISTED when this process runs no barrier loop), or with {@link
    *     DdlReply.Rejected} (unknown job, not creating, no backfill); fails with {@link
-   *     dev.tideway.meta.catalog.NotLeaderException} when this process does not lead
+   *     dev.tideway.protocol.meta.NotLeaderException} when this process does not lead
    */
   public CompletableFuture<DdlReply> setBackfillRateLimit(int jobId, long rowsPerSecond) {
     DdlCommand.SetBackfillRateLimit cmd;

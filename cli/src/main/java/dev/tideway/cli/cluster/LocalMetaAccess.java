@@ -1,9 +1,11 @@
 package dev.tideway.cli.cluster;
 
 import dev.tideway.barrier.progress.JobProgress;
+import dev.tideway.frontend.cluster.MetaAccess;
 import dev.tideway.meta.MetaServer;
-import dev.tideway.meta.catalog.CatalogState;
-import dev.tideway.meta.catalog.DdlCommand;
+import dev.tideway.protocol.catalog.CatalogState;
+import dev.tideway.protocol.meta.DdlCommand;
+import dev.tideway.protocol.meta.DdlReply;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -23,7 +25,7 @@ public final class LocalMetaAccess implements MetaAccess {
 
   @Override
   public CompletableFuture<Integer> submit(DdlCommand command) {
-    return meta.ddl().submit(command).thenApply(MetaAccess::valueOf);
+    return meta.ddl().submit(command).thenApply(DdlReply::valueOf);
   }
 
   @Override
@@ -36,7 +38,7 @@ public final class LocalMetaAccess implements MetaAccess {
     return meta.setBackfillRateLimit(jobId, rowsPerSecond)
         .thenApply(
             reply -> {
-              MetaAccess.valueOf(reply); // throws Rejected
+              DdlReply.valueOf(reply); // throws DdlRejectedException
               return null;
             });
   }

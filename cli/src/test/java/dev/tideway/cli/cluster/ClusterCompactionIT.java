@@ -3,6 +3,7 @@ package dev.tideway.cli.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tideway.common.time.Clock;
+import dev.tideway.meta.compute.PekkoComputeClient;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;

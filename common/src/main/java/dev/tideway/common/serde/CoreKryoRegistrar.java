@@ -41,7 +41,7 @@ import org.apache.pekko.actor.typed.ActorRef;
  * 106 java.time.Duration             116 ImmutableCollections.MapN
  * 107 java.util.ArrayList            117 int[]
  * 108 java.util.HashMap              118 long[]
- * 109 java.util.Optional
+ * 109 java.util.Optional             119 java.util.BitSet (its words)
  * 120 types.TypeId (code)            125 row.Row (tagged values)
  * 121 types.DataType                 126 chunk.Op (code)
  * 122 types.Field                    127 chunk.StreamChunk (StreamChunkSerializer)
@@ -84,6 +84,7 @@ final class CoreKryoRegistrar implements KryoRegistrar {
     r.addWithDefaultSerializer(116, Map.of().getClass());
     r.add(117, int[].class, DefaultArraySerializers.IntArraySerializer::new);
     r.add(118, long[].class, DefaultArraySerializers.LongArraySerializer::new);
+    r.add(119, java.util.BitSet.class, BitSetSerializer::new);
     r.addEnum(120, TypeId.class, TypeId::code, c -> TypeId.fromCode((byte) c));
     r.addRecord(121, DataType.class);
     r.addRecord(122, Field.class);
@@ -101,6 +102,32 @@ final class CoreKryoRegistrar implements KryoRegistrar {
       return (Class<ActorRef<?>>) Class.forName(ACTOR_REF_ADAPTER);
     } catch (ClassNotFoundException e) {
       throw new IllegalStateException("pekko-actor-typed is missing " + ACTOR_REF_ADAPTER, e);
+    }
+  }
+
+  /**
+   * {@link java.util.BitSet} as its words (JDK internals are not reflectively accessible on Java
+   * 17).
+   */
+  static final class BitSetSerializer
+      extends com.esotericsoftware.kryo.Serializer<java.util.BitSet> {
+    @Override
+    public void write(
+        com.esotericsoftware.kryo.Kryo kryo,
+        com.esotericsoftware.kryo.io.Output out,
+        java.util.BitSet b) {
+      long[] words = b.toLongArray();
+      out.writeVarInt(words.length, true);
+      out.writeLongs(words, 0, words.length);
+    }
+
+    @Override
+    public java.util.BitSet read(
+        com.esotericsoftware.kryo.Kryo kryo,
+        com.esotericsoftware.kryo.io.Input in,
+        Class<? extends java.util.BitSet> type) {
+      int n = in.readVarInt(true);
+      return java.util.BitSet.valueOf(in.readLongs(n));
     }
   }
 }

@@ -17,7 +17,8 @@ package dev.tideway.common.serde;
  * 700..799   META_SERVICE
  * 800..899   FRONTEND
  * 900..999   TESTS           test-only classes; never registered in production
- * 1000..1099 CLUSTER         the process wiring (cli): frontend ↔ meta requests, meta DDL commands
+ * 1000..1099 PROTOCOL        the protocol module: meta ↔ compute and frontend ↔ meta requests and
+ *                            answers, meta DDL commands
  * </pre>
  *
  * Ids are never reused or renumbered: a removed class leaves its id retired (note it in the
@@ -33,7 +34,7 @@ public enum KryoIdRange {
   META_SERVICE(700, 799),
   FRONTEND(800, 899),
   TESTS(900, 999),
-  CLUSTER(1000, 1099);
+  PROTOCOL(1000, 1099);
 
   private final int first;
   private final int last;

@@ -1,6 +1,7 @@
 package dev.tideway.compute.executor;
 
 import dev.tideway.common.check.Checks;
+import dev.tideway.protocol.compute.DmlBatch;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;

@@ -5,6 +5,7 @@ import dev.tideway.common.row.Row;
 import dev.tideway.common.types.DataType;
 import dev.tideway.common.vnode.VirtualNode;
 import dev.tideway.common.vnode.VnodeBitmap;
+import dev.tideway.protocol.compute.DmlRouter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;

@@ -13,6 +13,7 @@ import dev.tideway.common.types.Schema;
 import dev.tideway.common.vnode.VnodeBitmap;
 import dev.tideway.common.vnode.VnodeHasher;
 import dev.tideway.compute.executor.source.BarrierInbox;
+import dev.tideway.protocol.compute.DmlBatch;
 import java.util.ArrayDeque;
 import java.util.Deque;
 

@@ -23,6 +23,7 @@ import dev.tideway.common.types.Schema;
 import dev.tideway.common.vnode.VnodeHasher;
 import dev.tideway.storage.api.StateStore;
 import dev.tideway.storage.table.StateTable;
+import dev.tideway.storage.table.StateTables;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;

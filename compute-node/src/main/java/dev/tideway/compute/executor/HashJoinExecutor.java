@@ -24,6 +24,7 @@ import dev.tideway.compute.expr.Expression;
 import dev.tideway.compute.expr.Vectors;
 import dev.tideway.storage.api.StateStore;
 import dev.tideway.storage.table.StateTable;
+import dev.tideway.storage.table.StateTables;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -23,6 +23,7 @@ import dev.tideway.common.vnode.VnodeHasher;
 import dev.tideway.compute.expr.ExprCompiler;
 import dev.tideway.storage.api.StateStore;
 import dev.tideway.storage.table.StateTable;
+import dev.tideway.storage.table.StateTables;
 import java.time.LocalDateTime;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

@@ -28,6 +28,8 @@ import dev.tideway.compute.exchange.RemoteInput;
 import dev.tideway.compute.exchange.RemoteOutput;
 import dev.tideway.compute.exchange.SimpleDispatcher;
 import dev.tideway.compute.executor.DmlChannels;
+import dev.tideway.protocol.compute.ActorSpec;
+import dev.tideway.protocol.compute.DispatchSpec;
 import dev.tideway.storage.api.StateStore;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -20,20 +20,24 @@ import dev.tideway.compute.exchange.DispatchExecutor;
 import dev.tideway.compute.exchange.Dispatcher;
 import dev.tideway.compute.exchange.ExchangeRegistry;
 import dev.tideway.compute.executor.DmlChannels;
-import dev.tideway.compute.node.ComputeCommand.ActorCollected;
-import dev.tideway.compute.node.ComputeCommand.ActorExited;
-import dev.tideway.compute.node.ComputeCommand.ActorFailed;
-import dev.tideway.compute.node.ComputeCommand.BuildActors;
-import dev.tideway.compute.node.ComputeCommand.Compact;
-import dev.tideway.compute.node.ComputeCommand.CompactionEnded;
-import dev.tideway.compute.node.ComputeCommand.DropActors;
-import dev.tideway.compute.node.ComputeCommand.Inject;
-import dev.tideway.compute.node.ComputeCommand.PeerLost;
-import dev.tideway.compute.node.ComputeCommand.ProgressReported;
-import dev.tideway.compute.node.ComputeCommand.ResetForRecovery;
-import dev.tideway.compute.node.ComputeCommand.SyncFailed;
-import dev.tideway.compute.node.ComputeCommand.SyncFinished;
-import dev.tideway.compute.node.ComputeCommand.WriteDml;
+import dev.tideway.compute.node.NodeEvent.ActorCollected;
+import dev.tideway.compute.node.NodeEvent.ActorExited;
+import dev.tideway.compute.node.NodeEvent.ActorFailed;
+import dev.tideway.compute.node.NodeEvent.CompactionEnded;
+import dev.tideway.compute.node.NodeEvent.PeerLost;
+import dev.tideway.compute.node.NodeEvent.ProgressReported;
+import dev.tideway.compute.node.NodeEvent.SyncFailed;
+import dev.tideway.compute.node.NodeEvent.SyncFinished;
+import dev.tideway.protocol.compute.ActorSpec;
+import dev.tideway.protocol.compute.ComputeEvent;
+import dev.tideway.protocol.compute.ComputeRequest.BuildActors;
+import dev.tideway.protocol.compute.ComputeRequest.Compact;
+import dev.tideway.protocol.compute.ComputeRequest.DropActors;
+import dev.tideway.protocol.compute.ComputeRequest.Inject;
+import dev.tideway.protocol.compute.ComputeRequest.ResetForRecovery;
+import dev.tideway.protocol.compute.ComputeRequest.WriteDml;
+import dev.tideway.protocol.compute.ControlMessage;
+import dev.tideway.protocol.compute.DispatchSpec;
 import dev.tideway.storage.api.StateStore;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -67,7 +71,7 @@ import org.slf4j.LoggerFactory;
  * the latest command), and a checkpoint sync runs on the state store's upload pool and comes back
  * as a {@link SyncFinished} message.
  */
-final class ComputeControl extends AbstractBehavior<ComputeCommand>
+final class ComputeControl extends AbstractBehavior<ControlMessage>
     implements LocalBarrierEnvironment<Object> {
   /** Actor name under {@code /user}. */
   static final String NAME = "compute";
@@ -109,7 +113,7 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
    * nodes (a view on a table elsewhere) can receive a barrier through the exchange before meta's
    * inject for it reaches this node; its collect (and progress) wait here until the inject.
    */
-  private final ArrayDeque<ComputeCommand> early = new ArrayDeque<>();
+  private final ArrayDeque<ControlMessage> early = new ArrayDeque<>();
 
   /** The {@code curr} epoch of the latest barrier injected in this generation, or -1. */
   private long injectedCurr = -1;
@@ -126,7 +130,7 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
   /** Where completions and failures go: the replyTo of the latest meta command. */
   private ActorRef<ComputeEvent> meta;
 
-  static Behavior<ComputeCommand> create(
+  static Behavior<ControlMessage> create(
       int nodeId,
       ActorFactory factory,
       ExchangeRegistry reg,
@@ -138,7 +142,7 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
   }
 
   private ComputeControl(
-      ActorContext<ComputeCommand> ctx,
+      ActorContext<ControlMessage> ctx,
       int nodeId,
       ActorFactory factory,
       ExchangeRegistry reg,
@@ -157,7 +161,7 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
   }
 
   @Override
-  public Receive<ComputeCommand> createReceive() {
+  public Receive<ControlMessage> createReceive() {
     return newReceiveBuilder()
         .onMessage(BuildActors.class, guarded(this::onBuild))
         .onMessage(Inject.class, guarded(this::onInject))
@@ -182,9 +186,9 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
    * recovers the world, and this node keeps serving. A stopped control actor would leave a node
    * that answers nothing.
    */
-  private <T extends ComputeCommand>
-      org.apache.pekko.japi.function.Function<T, Behavior<ComputeCommand>> guarded(
-          org.apache.pekko.japi.function.Function<T, Behavior<ComputeCommand>> handler) {
+  private <T extends ControlMessage>
+      org.apache.pekko.japi.function.Function<T, Behavior<ControlMessage>> guarded(
+          org.apache.pekko.japi.function.Function<T, Behavior<ControlMessage>> handler) {
     return m -> {
       try {
         return handler.apply(m);
@@ -213,7 +217,7 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
     }
   }
 
-  private Behavior<ComputeCommand> onBuild(BuildActors cmd) {
+  private Behavior<ControlMessage> onBuild(BuildActors cmd) {
     meta = cmd.replyTo();
     List<StreamActor> built = new ArrayList<>();
     List<Runnable> attach = new ArrayList<>();
@@ -287,7 +291,7 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
    * first (from the thread that discarded it). A writer sends one actor's rows per request, so a
    * discarded write is wholly in no epoch and may be sent again.
    */
-  private Behavior<ComputeCommand> onWriteDml(WriteDml cmd) {
+  private Behavior<ControlMessage> onWriteDml(WriteDml cmd) {
     DmlChannels.Written w;
     try {
       w = factory.dmlChannels().write(cmd.tableId(), cmd.actorId(), cmd.deletes(), cmd.inserts());
@@ -318,8 +322,8 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
   }
 
   /** Runs the job on the store's compactor pool; the answer comes back as a message. */
-  private Behavior<ComputeCommand> onCompact(Compact cmd) {
-    ActorRef<ComputeCommand> self = getContext().getSelf();
+  private Behavior<ControlMessage> onCompact(Compact cmd) {
+    ActorRef<ControlMessage> self = getContext().getSelf();
     if (store == null) {
       self.tell(new CompactionEnded(cmd.requestId(), null, "no state store", cmd.replyTo()));
       return this;
@@ -337,7 +341,7 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
     return this;
   }
 
-  private Behavior<ComputeCommand> onCompactionEnded(CompactionEnded e) {
+  private Behavior<ControlMessage> onCompactionEnded(CompactionEnded e) {
     if (e.outcome() == null) {
       LOG.warn("node {}: compaction {} failed: {}", nodeId, e.requestId(), e.failure());
       e.replyTo()
@@ -350,7 +354,7 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
     return this;
   }
 
-  private Behavior<ComputeCommand> onInject(Inject cmd) {
+  private Behavior<ControlMessage> onInject(Inject cmd) {
     meta = cmd.replyTo();
     long g = cmd.inject().generation();
     if (g > barriers.generation()) {
@@ -383,7 +387,7 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
   private void replayEarlyReports() {
     int n = early.size();
     for (int i = 0; i < n; i++) {
-      ComputeCommand c = early.poll();
+      ControlMessage c = early.poll();
       if (c instanceof ActorCollected e && e.epoch().curr() <= injectedCurr) {
         barriers.collect(e.actorId(), e.epoch());
       } else if (c instanceof ProgressReported p && p.epoch().curr() <= injectedCurr) {
@@ -394,7 +398,7 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
     }
   }
 
-  private Behavior<ComputeCommand> onDrop(DropActors cmd) {
+  private Behavior<ControlMessage> onDrop(DropActors cmd) {
     meta = cmd.replyTo();
     dropAll(cmd.actors());
     dispatches.values().forEach(d -> d.cancelPending(cmd.actors()));
@@ -402,7 +406,7 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
     return this;
   }
 
-  private Behavior<ComputeCommand> onReset(ResetForRecovery cmd) {
+  private Behavior<ControlMessage> onReset(ResetForRecovery cmd) {
     meta = cmd.replyTo();
     logStuckActors();
     dropAll(Set.copyOf(actors.keySet()));
@@ -496,7 +500,7 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
     }
   }
 
-  private Behavior<ComputeCommand> onCollected(ActorCollected e) {
+  private Behavior<ControlMessage> onCollected(ActorCollected e) {
     if (e.epoch().curr() > injectedCurr || !early.isEmpty()) {
       early.add(e);
       replayEarlyReports();
@@ -506,7 +510,7 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
     return this;
   }
 
-  private Behavior<ComputeCommand> onProgress(ProgressReported p) {
+  private Behavior<ControlMessage> onProgress(ProgressReported p) {
     if (p.epoch().curr() > injectedCurr || !early.isEmpty()) {
       early.add(p);
       replayEarlyReports();
@@ -516,13 +520,13 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
     return this;
   }
 
-  private Behavior<ComputeCommand> onExited(ActorExited e) {
+  private Behavior<ControlMessage> onExited(ActorExited e) {
     LOG.debug("node {}: actor {} exited (stopped={})", nodeId, e.actorId(), e.stopped());
     forget(e.actorId());
     return this;
   }
 
-  private Behavior<ComputeCommand> onActorFailed(ActorFailed e) {
+  private Behavior<ControlMessage> onActorFailed(ActorFailed e) {
     LOG.warn("node {}: actor {} failed: {}", nodeId, e.actorId(), e.reason());
     // a failed actor never takes another batch: its queued writes fail now (and are sent again
     // to the actor the recovery rebuilds) instead of waiting out the writer's timeout
@@ -531,7 +535,7 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
     return this;
   }
 
-  private Behavior<ComputeCommand> onSyncFinished(SyncFinished e) {
+  private Behavior<ControlMessage> onSyncFinished(SyncFinished e) {
     Long started = syncStartedNanos.remove(e.curr());
     if (started != null) {
       metrics.syncFinished(clock.nanoTime() - started);
@@ -545,7 +549,7 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
    * merges reading them fail their actors and the in-flight epochs fail (outputs towards it fail by
    * the credit stall timeout).
    */
-  private Behavior<ComputeCommand> onPeerLost(PeerLost e) {
+  private Behavior<ControlMessage> onPeerLost(PeerLost e) {
     Set<Integer> lost = new HashSet<>();
     peerActorNodes.forEach(
         (actor, node) -> {
@@ -565,7 +569,7 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
     return this;
   }
 
-  private void subscribeToPeerLoss(ActorContext<ComputeCommand> ctx) {
+  private void subscribeToPeerLoss(ActorContext<ControlMessage> ctx) {
     var subscriptions = Cluster.get(ctx.getSystem()).subscriptions();
     subscriptions.tell(
         Subscribe.create(
@@ -581,7 +585,7 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
             ClusterEvent.UnreachableMember.class));
   }
 
-  private Behavior<ComputeCommand> onSyncFailed(SyncFailed e) {
+  private Behavior<ControlMessage> onSyncFailed(SyncFailed e) {
     if (e.generation() == barriers.generation()) {
       LOG.warn("node {}: sync of epoch {} failed: {}", nodeId, e.curr(), e.reason());
       barriers.actorFailed(SYNC_ACTOR_ID, "state store sync failed: " + e.reason());
@@ -617,14 +621,14 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
 
   /** Progress from actor threads becomes messages to this actor (same order as their barriers). */
   private ProgressSink progressSink() {
-    ActorRef<ComputeCommand> self = getContext().getSelf();
+    ActorRef<ControlMessage> self = getContext().getSelf();
     return (epoch, actorId, code, a, rows) ->
         self.tell(new ProgressReported(epoch, actorId, code, a, rows));
   }
 
   /** Reports from actor threads become messages to this actor. */
   private ActorReporter reporter() {
-    ActorRef<ComputeCommand> self = getContext().getSelf();
+    ActorRef<ControlMessage> self = getContext().getSelf();
     return new ActorReporter() {
       @Override
       public void barrierCollected(int actorId, Barrier barrier) {
@@ -661,7 +665,7 @@ final class ComputeControl extends AbstractBehavior<ComputeCommand>
     long gen = request.generation();
     collectedAll(curr);
     syncStartedNanos.put(curr, clock.nanoTime());
-    ActorRef<ComputeCommand> self = getContext().getSelf();
+    ActorRef<ControlMessage> self = getContext().getSelf();
     if (store == null) {
       // No state store: nothing to write; answer as a message, the manager expects it later.
       self.tell(new SyncFinished(curr, gen, SyncResult.empty()));

@@ -8,6 +8,9 @@ import dev.tideway.compute.actor.ExecutorBuilders;
 import dev.tideway.compute.exchange.ExchangeEndpoint;
 import dev.tideway.compute.exchange.ExchangeRegistry;
 import dev.tideway.compute.exchange.RemoteInput;
+import dev.tideway.protocol.cluster.PekkoMember;
+import dev.tideway.protocol.cluster.ZkClusterJoin;
+import dev.tideway.protocol.compute.ControlMessage;
 import dev.tideway.storage.api.StateStore;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import java.io.IOException;
@@ -31,14 +34,14 @@ import org.slf4j.LoggerFactory;
  * A compute process: an actor system that joins the Pekko cluster with role {@code compute} (found
  * through ZooKeeper, {@link ZkClusterJoin}), with two actors: the exchange endpoint at {@code
  * /user/exchange} and the control loop ({@link ComputeControl}) at {@code /user/compute}, which
- * serves the meta leader's {@link ComputeCommand}s.
+ * serves the meta leader's {@link ControlMessage}s.
  *
  * <p>Lifecycle: {@link #start} blocks until the node is Up and registered; {@link #close} drops
  * every actor, deregisters from ZooKeeper, leaves the cluster and terminates the system.
  */
 public final class ComputeNode implements AutoCloseable {
   /** The actor system's name; every member of one cluster uses it. */
-  public static final String SYSTEM_NAME = "tideway";
+  public static final String SYSTEM_NAME = PekkoMember.SYSTEM_NAME;
 
   private static final Logger LOG = LoggerFactory.getLogger(ComputeNode.class);
 
@@ -46,7 +49,7 @@ public final class ComputeNode implements AutoCloseable {
   private final ActorSystem<Void> system;
   private final CuratorFramework zk;
   private final ZkClusterJoin join;
-  private final ActorRef<ComputeCommand> control;
+  private final ActorRef<ControlMessage> control;
   private final ExchangeRegistry exchange;
   private final String address;
 
@@ -60,7 +63,7 @@ public final class ComputeNode implements AutoCloseable {
       ActorSystem<Void> system,
       CuratorFramework zk,
       ZkClusterJoin join,
-      ActorRef<ComputeCommand> control,
+      ActorRef<ControlMessage> control,
       ExchangeRegistry exchange,
       ComputeMetrics metrics,
       HTTPServer http) {
@@ -98,6 +101,7 @@ public final class ComputeNode implements AutoCloseable {
                     + "\"\npekko.remote.artery.canonical.port = "
                     + cfg.port())
             .withFallback(root.getConfig("tideway.compute.pekko").atKey("pekko"))
+            .withFallback(root.getConfig("tideway.cluster.pekko").atKey("pekko"))
             .withFallback(root);
     CuratorFramework zk =
         CuratorFrameworkFactory.newClient(
@@ -113,7 +117,7 @@ public final class ComputeNode implements AutoCloseable {
         throw new IllegalStateException("ZooKeeper " + cfg.zookeeper() + " unreachable");
       }
       LOG.info("node {}: connected to ZooKeeper {}", cfg.nodeId(), cfg.zookeeper());
-      CompletableFuture<ActorRef<ComputeCommand>> controlRef = new CompletableFuture<>();
+      CompletableFuture<ActorRef<ControlMessage>> controlRef = new CompletableFuture<>();
       ExchangeRegistry registry = new ExchangeRegistry();
       ComputeMetrics metrics = new ComputeMetrics(registry);
       system =
@@ -121,7 +125,7 @@ public final class ComputeNode implements AutoCloseable {
               guardian(cfg, builders, clock, stateStore, registry, metrics, controlRef),
               SYSTEM_NAME,
               pekko);
-      ActorRef<ComputeCommand> control = controlRef.get(30, TimeUnit.SECONDS);
+      ActorRef<ControlMessage> control = controlRef.get(30, TimeUnit.SECONDS);
       http = startHttp(cfg, metrics);
       LOG.info("node {}: actor system up at {}, joining", cfg.nodeId(), system.address());
       ZkClusterJoin join = new ZkClusterJoin(zk, cfg.zkRoot(), clock);
@@ -166,7 +170,7 @@ public final class ComputeNode implements AutoCloseable {
       StateStore stateStore,
       ExchangeRegistry registry,
       ComputeMetrics metrics,
-      CompletableFuture<ActorRef<ComputeCommand>> controlRef) {
+      CompletableFuture<ActorRef<ControlMessage>> controlRef) {
     return Behaviors.setup(
         ctx -> {
           ActorRefResolver resolver = ActorRefResolver.get(ctx.getSystem());
@@ -203,7 +207,7 @@ public final class ComputeNode implements AutoCloseable {
   }
 
   /** The control loop's ref (local to this node's system). */
-  public ActorRef<ComputeCommand> control() {
+  public ActorRef<ControlMessage> control() {
     return control;
   }
 
@@ -227,7 +231,7 @@ public final class ComputeNode implements AutoCloseable {
   }
 
   /** The control ref of the node at {@code nodeAddress}, resolved in this node's system. */
-  public ActorRef<ComputeCommand> controlAt(String nodeAddress) {
+  public ActorRef<ControlMessage> controlAt(String nodeAddress) {
     return ActorRefResolver.get(system)
         .resolveActorRef(nodeAddress + "/user/" + ComputeControl.NAME);
   }

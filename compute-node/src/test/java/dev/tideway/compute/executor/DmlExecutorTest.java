@@ -17,6 +17,8 @@ import dev.tideway.compute.actor.BarrierInbox;
 import dev.tideway.compute.actor.TestBarriers;
 import dev.tideway.compute.testing.Drain;
 import dev.tideway.compute.testing.MockSource;
+import dev.tideway.protocol.compute.DmlBatch;
+import dev.tideway.protocol.compute.DmlRouter;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

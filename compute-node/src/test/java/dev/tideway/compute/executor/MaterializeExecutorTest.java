@@ -19,6 +19,7 @@ import dev.tideway.storage.api.Storage;
 import dev.tideway.storage.api.StorageOptions;
 import dev.tideway.storage.api.SyncResult;
 import dev.tideway.storage.table.StateTable;
+import dev.tideway.storage.table.StateTables;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -29,6 +29,7 @@ import dev.tideway.storage.api.Epochs;
 import dev.tideway.storage.api.StateStores;
 import dev.tideway.storage.api.Storage;
 import dev.tideway.storage.api.StorageOptions;
+import dev.tideway.storage.table.StateTables;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -29,6 +29,7 @@ import dev.tideway.storage.api.StateStores;
 import dev.tideway.storage.api.Storage;
 import dev.tideway.storage.api.StorageOptions;
 import dev.tideway.storage.table.StateTable;
+import dev.tideway.storage.table.StateTables;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

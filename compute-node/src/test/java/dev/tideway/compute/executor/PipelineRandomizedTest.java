@@ -28,6 +28,7 @@ import dev.tideway.storage.api.Storage;
 import dev.tideway.storage.api.StorageOptions;
 import dev.tideway.storage.api.SyncResult;
 import dev.tideway.storage.table.StateTable;
+import dev.tideway.storage.table.StateTables;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;

@@ -13,6 +13,10 @@ import dev.tideway.common.plan.StreamNode;
 import dev.tideway.common.plan.StreamPlanNode;
 import dev.tideway.common.row.Row;
 import dev.tideway.compute.exchange.ChannelId;
+import dev.tideway.protocol.compute.ActorSpec;
+import dev.tideway.protocol.compute.ComputeEvent;
+import dev.tideway.protocol.compute.ComputeRequest;
+import dev.tideway.protocol.compute.DispatchSpec;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -95,14 +99,14 @@ class AddOutputNodeTest {
   private static void inject(int i, Mutation m, int[] collectA, int[] collectB) throws Exception {
     Barrier b = barrier(i, m);
     cluster.controlA.tell(
-        new ComputeCommand.Inject(
+        new ComputeRequest.Inject(
             new InjectBarrier(
                 1, cluster.generation, b, new int[] {TABLE_ACTOR}, collectA, new int[0]),
             cluster.meta));
     int expected = 1;
     if (collectB.length > 0) {
       cluster.controlB.tell(
-          new ComputeCommand.Inject(
+          new ComputeRequest.Inject(
               new InjectBarrier(2, cluster.generation, b, new int[0], collectB, new int[0]),
               cluster.meta));
       expected = 2;
@@ -120,7 +124,7 @@ class AddOutputNodeTest {
       rows.add(Row.of(k, k * 10));
     }
     cluster.controlA.tell(
-        new ComputeCommand.WriteDml(cluster.nextRequestId(), 400, List.of(), rows, cluster.meta));
+        new ComputeRequest.WriteDml(cluster.nextRequestId(), 400, List.of(), rows, cluster.meta));
     assertThat(cluster.take()).isInstanceOf(ComputeEvent.DmlWritten.class);
   }
 
@@ -151,7 +155,7 @@ class AddOutputNodeTest {
             List.of(),
             List.of());
     cluster.controlA.tell(
-        new ComputeCommand.BuildActors(
+        new ComputeRequest.BuildActors(
             cluster.nextRequestId(), List.of(table), placement(), cluster.meta));
     ack();
     inject(1, null, tableOnly, new int[0]);
@@ -160,7 +164,7 @@ class AddOutputNodeTest {
 
     // CREATE MATERIALIZED VIEW x2 on the table: build the views' actors and the table's outputs
     cluster.controlA.tell(
-        new ComputeCommand.BuildActors(
+        new ComputeRequest.BuildActors(
             cluster.nextRequestId(),
             List.of(mv(LOCAL_MV)),
             placement(),
@@ -168,7 +172,7 @@ class AddOutputNodeTest {
             cluster.meta));
     ack();
     cluster.controlB.tell(
-        new ComputeCommand.BuildActors(
+        new ComputeRequest.BuildActors(
             cluster.nextRequestId(), List.of(mv(REMOTE_MV)), placement(), cluster.meta));
     ack();
     write(50, 100); // before the Add barrier: the table's, not the views'
@@ -211,7 +215,7 @@ class AddOutputNodeTest {
   @Test
   void outputsCanOnlyBeAddedToAnActorRunningHere() throws Exception {
     cluster.controlB.tell(
-        new ComputeCommand.BuildActors(
+        new ComputeRequest.BuildActors(
             cluster.nextRequestId(),
             List.of(),
             placement(),

@@ -3,6 +3,8 @@ package dev.tideway.compute.node;
 import static dev.tideway.compute.actor.TestBarriers.epoch;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tideway.protocol.compute.ComputeEvent;
+import dev.tideway.protocol.compute.ComputeRequest;
 import dev.tideway.storage.api.CompactionJob;
 import dev.tideway.storage.api.CompactionOutcome;
 import dev.tideway.storage.api.Keys;
@@ -51,7 +53,7 @@ class CompactNodeTest {
     String versionBefore = cluster.storageB.describeVersion();
     CompactionJob job = new CompactionJob(Map.of(0, l0), 1, true, e2, Map.of());
     long req = cluster.nextRequestId();
-    cluster.controlB.tell(new ComputeCommand.Compact(req, job, cluster.meta));
+    cluster.controlB.tell(new ComputeRequest.Compact(req, job, cluster.meta));
     ComputeEvent e = cluster.take();
     assertThat(e).isInstanceOf(ComputeEvent.Compacted.class);
     ComputeEvent.Compacted done = (ComputeEvent.Compacted) e;

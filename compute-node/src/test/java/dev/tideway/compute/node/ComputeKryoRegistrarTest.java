@@ -23,6 +23,9 @@ import dev.tideway.common.types.DataType;
 import dev.tideway.compute.actor.TestBarriers;
 import dev.tideway.compute.exchange.ChannelId;
 import dev.tideway.compute.exchange.ExchangeMessage;
+import dev.tideway.protocol.compute.ComputeEvent;
+import dev.tideway.protocol.compute.ComputeRequest;
+import dev.tideway.protocol.compute.DispatchSpec;
 import dev.tideway.storage.api.CompactionJob;
 import dev.tideway.storage.api.CompactionOutcome;
 import dev.tideway.storage.api.SstInfo;
@@ -158,21 +161,21 @@ class ComputeKryoRegistrarTest {
       assertThat(roundTrip(s)).as(s.getClass().getSimpleName()).isEqualTo(s);
     }
     var dml =
-        new ComputeCommand.WriteDml(
+        new ComputeRequest.WriteDml(
             9, 300, List.of(Row.of(1L, 2L)), List.of(Row.of(3L, null)), null);
-    var dmlBack = (ComputeCommand.WriteDml) roundTrip(dml);
+    var dmlBack = (ComputeRequest.WriteDml) roundTrip(dml);
     assertThat(dmlBack.deletes()).isEqualTo(dml.deletes());
     assertThat(dmlBack.inserts()).isEqualTo(dml.inserts());
-    var compact = (ComputeCommand.Compact) roundTrip(new ComputeCommand.Compact(10, job, null));
+    var compact = (ComputeRequest.Compact) roundTrip(new ComputeRequest.Compact(10, job, null));
     assertThat(compact.job().inputs().get(0).get(0).id()).isEqualTo(42);
     var build =
-        new ComputeCommand.BuildActors(
+        new ComputeRequest.BuildActors(
             11,
             List.of(TestJob.sink(11, List.of(1))),
             Map.of(11, "pekko://tideway@127.0.0.1:1"),
             Map.of(1, List.of(DispatchSpec.hashRoundRobin(List.of(0), List.of(11)))),
             null);
-    assertThat(((ComputeCommand.BuildActors) roundTrip(build)).newOutputs())
+    assertThat(((ComputeRequest.BuildActors) roundTrip(build)).newOutputs())
         .isEqualTo(build.newOutputs());
   }
 

@@ -14,7 +14,11 @@ import dev.tideway.common.row.Row;
 import dev.tideway.common.types.DataType;
 import dev.tideway.common.vnode.VirtualNode;
 import dev.tideway.common.vnode.VnodeHasher;
-import dev.tideway.compute.executor.DmlRouter;
+import dev.tideway.protocol.compute.ActorSpec;
+import dev.tideway.protocol.compute.ComputeEvent;
+import dev.tideway.protocol.compute.ComputeRequest;
+import dev.tideway.protocol.compute.ControlMessage;
+import dev.tideway.protocol.compute.DmlRouter;
 import dev.tideway.storage.api.KeyRange;
 import dev.tideway.storage.api.SstInfo;
 import dev.tideway.storage.api.StateIterator;
@@ -129,10 +133,10 @@ class DmlNodeTest {
   }
 
   private static void send(
-      ActorRef<ComputeCommand> control, ActorSpec spec, Map<Integer, String> nodes)
+      ActorRef<ControlMessage> control, ActorSpec spec, Map<Integer, String> nodes)
       throws Exception {
     long req = cluster.nextRequestId();
-    control.tell(new ComputeCommand.BuildActors(req, List.of(spec), nodes, cluster.meta));
+    control.tell(new ComputeRequest.BuildActors(req, List.of(spec), nodes, cluster.meta));
     assertThat(cluster.take()).isInstanceOf(ComputeEvent.Ack.class);
   }
 
@@ -144,12 +148,12 @@ class DmlNodeTest {
   static Map<Integer, ComputeEvent.Completed> barrierAndCollect(int i) throws Exception {
     Barrier b = barrier(cluster.epochBase, i);
     cluster.controlA.tell(
-        new ComputeCommand.Inject(
+        new ComputeRequest.Inject(
             new InjectBarrier(
                 1, cluster.generation, b, new int[] {ACTOR_A}, new int[] {ACTOR_A}, new int[0]),
             cluster.meta));
     cluster.controlB.tell(
-        new ComputeCommand.Inject(
+        new ComputeRequest.Inject(
             new InjectBarrier(
                 2, cluster.generation, b, new int[] {ACTOR_B}, new int[] {ACTOR_B}, new int[0]),
             cluster.meta));
@@ -170,10 +174,10 @@ class DmlNodeTest {
         DmlRouter.split(t.types(), dist, rowIdIndex, owners(), deletes, ins);
     List<ComputeEvent> out = new ArrayList<>();
     for (var e : parts.entrySet()) {
-      ActorRef<ComputeCommand> control =
+      ActorRef<ControlMessage> control =
           e.getKey() == ACTOR_A ? cluster.controlA : cluster.controlB;
       control.tell(
-          new ComputeCommand.WriteDml(
+          new ComputeRequest.WriteDml(
               cluster.nextRequestId(),
               t.tableId(),
               e.getKey(),
@@ -251,16 +255,16 @@ class DmlNodeTest {
     Row row =
         rows(0, 64).stream().filter(r -> owners()[vnodeOf(t, r)] == ACTOR_A).findFirst().get();
     cluster.controlA.tell(
-        new ComputeCommand.WriteDml(
+        new ComputeRequest.WriteDml(
             cluster.nextRequestId(), t.tableId(), List.of(), List.of(row), cluster.meta));
     assertThat(cluster.poll(300)).as("no answer while the rows are in no epoch yet").isNull();
 
     cluster.generation++;
     cluster.controlA.tell(
-        new ComputeCommand.ResetForRecovery(
+        new ComputeRequest.ResetForRecovery(
             cluster.nextRequestId(), cluster.generation, 0, cluster.meta));
     cluster.controlB.tell(
-        new ComputeCommand.ResetForRecovery(
+        new ComputeRequest.ResetForRecovery(
             cluster.nextRequestId(), cluster.generation, 0, cluster.meta));
     List<ComputeEvent> seen = new ArrayList<>();
     while (seen.stream().filter(e -> e instanceof ComputeEvent.Ack).count() < 2
@@ -282,7 +286,7 @@ class DmlNodeTest {
   void aWriteNamingAnActorNotOnTheNodeIsRefusedAsRetryable() throws Exception {
     buildTable(table());
     cluster.controlA.tell(
-        new ComputeCommand.WriteDml(
+        new ComputeRequest.WriteDml(
             cluster.nextRequestId(), TABLE, ACTOR_B, List.of(), rows(0, 1), cluster.meta));
     ComputeEvent e = cluster.take();
     assertThat(e).isInstanceOf(ComputeEvent.CommandFailed.class);
@@ -352,10 +356,10 @@ class DmlNodeTest {
         .isEmpty();
   }
 
-  private static String failure(ActorRef<ComputeCommand> control, int table, List<Row> inserts)
+  private static String failure(ActorRef<ControlMessage> control, int table, List<Row> inserts)
       throws Exception {
     control.tell(
-        new ComputeCommand.WriteDml(
+        new ComputeRequest.WriteDml(
             cluster.nextRequestId(), table, List.of(), inserts, cluster.meta));
     ComputeEvent e = cluster.take();
     assertThat(e).isInstanceOf(ComputeEvent.CommandFailed.class);

@@ -21,6 +21,8 @@ import dev.tideway.compute.actor.ExecutorBuilders;
 import dev.tideway.compute.actor.TestSource;
 import dev.tideway.compute.executor.build.DmlBuilder;
 import dev.tideway.compute.executor.build.StatefulBuilder;
+import dev.tideway.protocol.compute.ActorSpec;
+import dev.tideway.protocol.compute.DispatchSpec;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Map;

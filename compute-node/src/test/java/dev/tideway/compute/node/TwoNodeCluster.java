@@ -3,6 +3,9 @@ package dev.tideway.compute.node;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import dev.tideway.common.time.Clock;
+import dev.tideway.protocol.compute.ComputeEvent;
+import dev.tideway.protocol.compute.ComputeRequest;
+import dev.tideway.protocol.compute.ControlMessage;
 import dev.tideway.storage.api.StateStores;
 import dev.tideway.storage.api.Storage;
 import dev.tideway.storage.api.StorageOptions;
@@ -41,8 +44,8 @@ final class TwoNodeCluster implements AutoCloseable {
   final ComputeNode a;
   final ComputeNode b;
   final ActorRef<ComputeEvent> meta;
-  final ActorRef<ComputeCommand> controlA;
-  final ActorRef<ComputeCommand> controlB;
+  final ActorRef<ControlMessage> controlA;
+  final ActorRef<ControlMessage> controlB;
   private final LinkedBlockingQueue<ComputeEvent> events = new LinkedBlockingQueue<>();
 
   /** The nodes' recovery generation; {@link #reset} bumps it. */
@@ -106,8 +109,8 @@ final class TwoNodeCluster implements AutoCloseable {
   void reset() throws InterruptedException {
     generation++;
     epochBase += 100;
-    controlA.tell(new ComputeCommand.ResetForRecovery(nextRequestId(), generation, 0, meta));
-    controlB.tell(new ComputeCommand.ResetForRecovery(nextRequestId(), generation, 0, meta));
+    controlA.tell(new ComputeRequest.ResetForRecovery(nextRequestId(), generation, 0, meta));
+    controlB.tell(new ComputeRequest.ResetForRecovery(nextRequestId(), generation, 0, meta));
     int acks = 0;
     while (acks < 2) {
       if (take() instanceof ComputeEvent.Ack) {

@@ -12,6 +12,8 @@ import dev.tideway.common.types.DataType;
 import dev.tideway.common.vnode.VirtualNode;
 import dev.tideway.compute.actor.TestBarriers;
 import dev.tideway.compute.exchange.RemoteInput;
+import dev.tideway.protocol.compute.ComputeEvent;
+import dev.tideway.protocol.compute.ComputeRequest;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -75,14 +77,14 @@ class TwoNodeExchangeTest {
     long ra = cluster.nextRequestId();
     long rb = cluster.nextRequestId();
     cluster.controlA.tell(
-        new ComputeCommand.BuildActors(
+        new ComputeRequest.BuildActors(
             ra,
             List.of(
                 TestJob.source(1, List.of(11, 12), chunks1, rows), TestJob.sink(11, List.of(1, 2))),
             placement(),
             cluster.meta));
     cluster.controlB.tell(
-        new ComputeCommand.BuildActors(
+        new ComputeRequest.BuildActors(
             rb,
             List.of(
                 TestJob.source(2, List.of(11, 12), chunks2, rows), TestJob.sink(12, List.of(1, 2))),
@@ -95,11 +97,11 @@ class TwoNodeExchangeTest {
 
   private static void inject(long generation, Barrier b) {
     cluster.controlA.tell(
-        new ComputeCommand.Inject(
+        new ComputeRequest.Inject(
             new InjectBarrier(1, generation, b, new int[] {1}, new int[] {1, 11}, new int[0]),
             cluster.meta));
     cluster.controlB.tell(
-        new ComputeCommand.Inject(
+        new ComputeRequest.Inject(
             new InjectBarrier(2, generation, b, new int[] {2}, new int[] {2, 12}, new int[0]),
             cluster.meta));
   }
@@ -160,7 +162,7 @@ class TwoNodeExchangeTest {
     Barrier b = barrier(epochBase, 1);
     for (int i = 0; i < 3; i++) {
       cluster.controlA.tell(
-          new ComputeCommand.Inject(
+          new ComputeRequest.Inject(
               new InjectBarrier(1, missed, b, new int[] {1}, new int[] {1}, new int[0]),
               cluster.meta));
     }

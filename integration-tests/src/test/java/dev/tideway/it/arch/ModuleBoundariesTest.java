@@ -24,6 +24,7 @@ class ModuleBoundariesTest {
           "storage-engine",
           "barrier",
           "backfill",
+          "protocol",
           "compute-node",
           "meta-service",
           "frontend",
@@ -39,7 +40,7 @@ class ModuleBoundariesTest {
 
   @Test
   void everyModuleIsImported() {
-    for (String pkg : List.of("common", "cli")) {
+    for (String pkg : List.of("common", "protocol", "cli")) {
       assertThat(production.containPackage("dev.tideway." + pkg))
           .as("production classes of dev.tideway.%s are on the class path", pkg)
           .isTrue();

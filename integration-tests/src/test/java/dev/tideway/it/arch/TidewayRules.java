@@ -20,8 +20,8 @@ import java.util.List;
  *
  * <p>Module → root package: common {@code dev.tideway.common}, storage-engine {@code
  * dev.tideway.storage}, barrier {@code dev.tideway.barrier}, backfill {@code dev.tideway.backfill},
- * compute-node {@code dev.tideway.compute}, meta-service {@code dev.tideway.meta}, frontend {@code
- * dev.tideway.frontend}, cli {@code dev.tideway.cli}.
+ * protocol {@code dev.tideway.protocol}, compute-node {@code dev.tideway.compute}, meta-service
+ * {@code dev.tideway.meta}, frontend {@code dev.tideway.frontend}, cli {@code dev.tideway.cli}.
  */
 final class TidewayRules {
   private TidewayRules() {}
@@ -46,6 +46,7 @@ final class TidewayRules {
                 "storage",
                 "barrier",
                 "backfill",
+                "protocol",
                 "compute",
                 "meta",
                 "frontend",
@@ -76,9 +77,10 @@ final class TidewayRules {
           moduleMayOnlyUse("storage", "common"),
           moduleMayOnlyUse("barrier", "common"),
           moduleMayOnlyUse("backfill", "common", "barrier", "storage"),
-          moduleMayOnlyUse("compute", "common", "barrier", "backfill", "storage"),
-          moduleMayOnlyUse("meta", "common", "barrier", "storage"),
-          moduleMayOnlyUse("frontend", "common", "sql", "barrier", "storage"));
+          moduleMayOnlyUse("protocol", "common", "barrier", "storage"),
+          moduleMayOnlyUse("compute", "common", "barrier", "backfill", "storage", "protocol"),
+          moduleMayOnlyUse("meta", "common", "barrier", "storage", "protocol"),
+          moduleMayOnlyUse("frontend", "common", "sql", "barrier", "storage", "protocol"));
 
   /** The protocol module is pure logic, so it can be simulated exhaustively. */
   static final ArchRule BARRIER_IS_PURE =

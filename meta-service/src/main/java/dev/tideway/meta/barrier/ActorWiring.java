@@ -1,8 +1,8 @@
 package dev.tideway.meta.barrier;
 
-import dev.tideway.meta.catalog.CatalogState;
-import dev.tideway.meta.metadata.FragmentGraph;
-import dev.tideway.meta.metadata.FragmentGraph.Actor;
+import dev.tideway.protocol.catalog.CatalogState;
+import dev.tideway.protocol.catalog.FragmentGraph;
+import dev.tideway.protocol.catalog.FragmentGraph.Actor;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

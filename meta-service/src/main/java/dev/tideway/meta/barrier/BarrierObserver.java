@@ -1,6 +1,6 @@
 package dev.tideway.meta.barrier;
 
-import dev.tideway.meta.metadata.VersionPointer;
+import dev.tideway.protocol.catalog.VersionPointer;
 
 /**
  * What the barrier loop reports for metrics, from its owner thread. Implementations must be cheap

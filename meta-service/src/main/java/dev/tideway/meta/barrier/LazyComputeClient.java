@@ -1,8 +1,8 @@
 package dev.tideway.meta.barrier;
 
 import dev.tideway.barrier.control.InjectBarrier;
-import dev.tideway.meta.catalog.CatalogState;
-import dev.tideway.meta.metadata.FragmentGraph;
+import dev.tideway.protocol.catalog.CatalogState;
+import dev.tideway.protocol.catalog.FragmentGraph;
 import dev.tideway.storage.api.CompactionRequest;
 import dev.tideway.storage.api.CompactionResult;
 import java.util.Set;

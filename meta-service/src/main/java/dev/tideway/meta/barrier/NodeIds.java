@@ -1,6 +1,6 @@
 package dev.tideway.meta.barrier;
 
-import dev.tideway.meta.catalog.CatalogState;
+import dev.tideway.protocol.catalog.CatalogState;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;

@@ -1,8 +1,8 @@
 package dev.tideway.meta.barrier;
 
 import dev.tideway.barrier.message.Mutation;
-import dev.tideway.meta.catalog.DdlReply;
-import dev.tideway.meta.catalog.DdlReply.BackfillThrottled.Applied;
+import dev.tideway.protocol.meta.DdlReply;
+import dev.tideway.protocol.meta.DdlReply.BackfillThrottled.Applied;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -2,9 +2,9 @@ package dev.tideway.meta.barrier;
 
 import dev.tideway.barrier.global.NodeActors;
 import dev.tideway.barrier.global.Topology;
-import dev.tideway.meta.catalog.CatalogState;
-import dev.tideway.meta.metadata.FragmentGraph;
-import dev.tideway.meta.metadata.FragmentGraph.Actor;
+import dev.tideway.protocol.catalog.CatalogState;
+import dev.tideway.protocol.catalog.FragmentGraph;
+import dev.tideway.protocol.catalog.FragmentGraph.Actor;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

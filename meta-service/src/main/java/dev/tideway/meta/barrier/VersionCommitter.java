@@ -2,7 +2,7 @@ package dev.tideway.meta.barrier;
 
 import dev.tideway.barrier.control.TableStatsDelta;
 import dev.tideway.barrier.progress.TableStatsLookup;
-import dev.tideway.meta.metadata.VersionPointer;
+import dev.tideway.protocol.catalog.VersionPointer;
 import java.util.List;
 import java.util.Set;
 

@@ -4,24 +4,28 @@ import dev.tideway.common.plan.ColumnDesc;
 import dev.tideway.common.plan.StreamNode;
 import dev.tideway.common.plan.StreamPlanNode;
 import dev.tideway.common.plan.TableDesc;
-import dev.tideway.meta.catalog.DdlCommand.CancelJob;
-import dev.tideway.meta.catalog.DdlCommand.CreateDatabase;
-import dev.tideway.meta.catalog.DdlCommand.CreateSchema;
-import dev.tideway.meta.catalog.DdlCommand.CreateStreamingJob;
-import dev.tideway.meta.catalog.DdlCommand.Drop;
-import dev.tideway.meta.catalog.DdlCommand.FinishJob;
-import dev.tideway.meta.catalog.DdlCommand.ReserveIds;
-import dev.tideway.meta.catalog.DdlCommand.SaveProgress;
-import dev.tideway.meta.catalog.DdlReply.Rejected.Reason;
 import dev.tideway.meta.fragment.IdAllocator;
-import dev.tideway.meta.fragment.PlanCodec;
-import dev.tideway.meta.metadata.CatalogObject;
-import dev.tideway.meta.metadata.FragmentGraph;
-import dev.tideway.meta.metadata.JobRecord;
-import dev.tideway.meta.metadata.JobStatus;
-import dev.tideway.meta.metadata.NextId;
-import dev.tideway.meta.metadata.ObjectKind;
-import dev.tideway.meta.metadata.RecoveryLog;
+import dev.tideway.protocol.catalog.CatalogChange;
+import dev.tideway.protocol.catalog.CatalogObject;
+import dev.tideway.protocol.catalog.CatalogState;
+import dev.tideway.protocol.catalog.FragmentGraph;
+import dev.tideway.protocol.catalog.JobRecord;
+import dev.tideway.protocol.catalog.JobStatus;
+import dev.tideway.protocol.catalog.NextId;
+import dev.tideway.protocol.catalog.ObjectKind;
+import dev.tideway.protocol.catalog.PlanCodec;
+import dev.tideway.protocol.catalog.RecoveryLog;
+import dev.tideway.protocol.meta.DdlCommand;
+import dev.tideway.protocol.meta.DdlCommand.CancelJob;
+import dev.tideway.protocol.meta.DdlCommand.CreateDatabase;
+import dev.tideway.protocol.meta.DdlCommand.CreateSchema;
+import dev.tideway.protocol.meta.DdlCommand.CreateStreamingJob;
+import dev.tideway.protocol.meta.DdlCommand.Drop;
+import dev.tideway.protocol.meta.DdlCommand.FinishJob;
+import dev.tideway.protocol.meta.DdlCommand.ReserveIds;
+import dev.tideway.protocol.meta.DdlCommand.SaveProgress;
+import dev.tideway.protocol.meta.DdlReply;
+import dev.tideway.protocol.meta.DdlReply.Rejected.Reason;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -36,8 +40,8 @@ import java.util.Optional;
  * exactly its objects.
  */
 public final class CatalogCore {
-  public static final String DEFAULT_DATABASE = "dev";
-  public static final String DEFAULT_SCHEMA = "public";
+  public static final String DEFAULT_DATABASE = CatalogState.DEFAULT_DATABASE;
+  public static final String DEFAULT_SCHEMA = CatalogState.DEFAULT_SCHEMA;
 
   private final PlanCodec codec;
 

@@ -1,5 +1,7 @@
 package dev.tideway.meta.catalog;
 
+import dev.tideway.protocol.catalog.CatalogChange;
+import dev.tideway.protocol.meta.DdlReply;
 import java.util.List;
 
 /**

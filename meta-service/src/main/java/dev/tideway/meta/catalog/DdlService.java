@@ -5,11 +5,17 @@ import dev.tideway.common.time.Clock;
 import dev.tideway.meta.cluster.FencedMetaStore;
 import dev.tideway.meta.cluster.LeaderTerm;
 import dev.tideway.meta.cluster.LeadershipListener;
-import dev.tideway.meta.cluster.MetaStoreException;
 import dev.tideway.meta.cluster.MetaWrite;
-import dev.tideway.meta.metadata.JobRecord;
-import dev.tideway.meta.metadata.JobStatus;
 import dev.tideway.meta.schedule.Worker;
+import dev.tideway.protocol.catalog.CatalogChange;
+import dev.tideway.protocol.catalog.CatalogState;
+import dev.tideway.protocol.catalog.JobRecord;
+import dev.tideway.protocol.catalog.JobStatus;
+import dev.tideway.protocol.meta.DdlCommand;
+import dev.tideway.protocol.meta.DdlReply;
+import dev.tideway.protocol.meta.NotLeaderException;
+import dev.tideway.protocol.store.CatalogLoader;
+import dev.tideway.protocol.store.MetaStoreException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -191,7 +197,8 @@ public final class DdlService implements LeadershipListener, AutoCloseable {
 
   /** Commits {@code changes} fenced, then applies them; owner thread only. */
   private void persist(List<CatalogChange> changes) {
-    List<MetaWrite> writes = changes.stream().map(c -> c.toWrite(store.paths())).toList();
+    List<MetaWrite> writes =
+        changes.stream().map(c -> CatalogWrites.toWrite(c, store.paths())).toList();
     try {
       store.commit(term.orElseThrow(), writes);
     } catch (MetaStoreException e) {

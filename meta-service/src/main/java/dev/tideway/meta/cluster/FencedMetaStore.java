@@ -2,7 +2,10 @@ package dev.tideway.meta.cluster;
 
 import dev.tideway.common.check.Checks;
 import dev.tideway.common.fault.FailPoints;
-import dev.tideway.meta.cluster.MetaStoreException.Reason;
+import dev.tideway.protocol.store.MetaPaths;
+import dev.tideway.protocol.store.MetaStoreException;
+import dev.tideway.protocol.store.MetaStoreException.Reason;
+import dev.tideway.protocol.store.MetaStoreReader;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -31,7 +34,7 @@ import org.apache.zookeeper.OpResult;
  * <p>Thread confinement: stateless apart from the Curator client (thread-safe); writes are issued
  * by the leader's owner thread, which is the only writer of a term.
  */
-public final class FencedMetaStore {
+public final class FencedMetaStore extends MetaStoreReader {
   /** Hit just before the fenced multi-op is sent (tests pause a leader here). */
   public static final String FP_BEFORE_COMMIT = FailPoints.declare("meta.store.before-commit");
 
@@ -44,13 +47,10 @@ public final class FencedMetaStore {
    */
   public FencedMetaStore(
       CuratorFramework client, MetaPaths paths, Supplier<Optional<LeaderTerm>> currentTerm) {
+    super(client, paths);
     this.client = client;
     this.paths = paths;
     this.currentTerm = currentTerm;
-  }
-
-  public MetaPaths paths() {
-    return paths;
   }
 
   /** Creates the persistent parent znodes if absent (idempotent, not fenced: they hold no data). */
@@ -125,40 +125,5 @@ public final class FencedMetaStore {
       }
     }
     return false;
-  }
-
-  /** The data of {@code path}, or empty if it does not exist. */
-  public Optional<byte[]> read(String path) {
-    try {
-      return Optional.of(client.getData().forPath(path));
-    } catch (KeeperException.NoNodeException e) {
-      return Optional.empty();
-    } catch (Exception e) {
-      throw classify("read " + path, e);
-    }
-  }
-
-  /** The child names of {@code path}, empty if it does not exist. */
-  public List<String> children(String path) {
-    try {
-      return client.getChildren().forPath(path);
-    } catch (KeeperException.NoNodeException e) {
-      return List.of();
-    } catch (Exception e) {
-      throw classify("list " + path, e);
-    }
-  }
-
-  static MetaStoreException classify(String what, Exception e) {
-    if (e instanceof KeeperException.ConnectionLossException
-        || e instanceof KeeperException.SessionExpiredException
-        || e instanceof KeeperException.OperationTimeoutException) {
-      return new MetaStoreException(Reason.UNKNOWN_OUTCOME, what, e);
-    }
-    if (e instanceof InterruptedException) {
-      Thread.currentThread().interrupt();
-      return new MetaStoreException(Reason.UNKNOWN_OUTCOME, what + " (interrupted)", e);
-    }
-    return new MetaStoreException(Reason.FAILED, what, e);
   }
 }

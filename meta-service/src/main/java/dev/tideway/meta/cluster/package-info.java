@@ -7,7 +7,7 @@
  * through {@link dev.tideway.meta.cluster.FencedMetaStore#commit}, a ZooKeeper multi-op that first
  * checks the epoch znode's version and that the term's latch znode still exists, so a deposed
  * leader (session expired, process paused) cannot write. {@link
- * dev.tideway.meta.cluster.NodeRegistry} keeps the ephemeral registrations of every process.
+ * dev.tideway.protocol.store.NodeRegistry} keeps the ephemeral registrations of every process.
  *
  * <p>Invariants: at most one term can write at a time (ZooKeeper decides, not this JVM); a leader
  * that sees its connection SUSPENDED or LOST drops its term before anything else happens;

@@ -5,8 +5,8 @@ import dev.tideway.common.plan.DispatcherKind;
 import dev.tideway.common.plan.StreamNode;
 import dev.tideway.common.plan.StreamPlanNode;
 import dev.tideway.common.plan.TableDesc;
-import dev.tideway.meta.metadata.FragmentDistribution;
-import dev.tideway.meta.metadata.FragmentGraph.Edge;
+import dev.tideway.protocol.catalog.FragmentDistribution;
+import dev.tideway.protocol.catalog.FragmentGraph.Edge;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,8 +1,8 @@
 package dev.tideway.meta.fragment;
 
 import dev.tideway.common.plan.StreamPlanNode;
-import dev.tideway.meta.metadata.FragmentDistribution;
-import dev.tideway.meta.metadata.FragmentGraph.Edge;
+import dev.tideway.protocol.catalog.FragmentDistribution;
+import dev.tideway.protocol.catalog.FragmentGraph.Edge;
 import java.util.List;
 
 /**

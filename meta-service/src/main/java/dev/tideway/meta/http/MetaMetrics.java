@@ -1,9 +1,9 @@
 package dev.tideway.meta.http;
 
 import dev.tideway.meta.barrier.BarrierObserver;
-import dev.tideway.meta.catalog.CatalogState;
-import dev.tideway.meta.metadata.JobRecord;
-import dev.tideway.meta.metadata.JobStatus;
+import dev.tideway.protocol.catalog.CatalogState;
+import dev.tideway.protocol.catalog.JobRecord;
+import dev.tideway.protocol.catalog.JobStatus;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.core.metrics.Histogram;

@@ -2,9 +2,9 @@ package dev.tideway.meta.http;
 
 import dev.tideway.barrier.progress.JobProgress;
 import dev.tideway.meta.barrier.BarrierLog;
-import dev.tideway.meta.catalog.CatalogState;
-import dev.tideway.meta.metadata.LeaderInfo;
-import dev.tideway.meta.metadata.NodeInfo;
+import dev.tideway.protocol.catalog.CatalogState;
+import dev.tideway.protocol.catalog.LeaderInfo;
+import dev.tideway.protocol.catalog.NodeInfo;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

@@ -11,7 +11,7 @@ import dev.tideway.common.plan.BackfillKind;
 import dev.tideway.common.plan.StreamNode;
 import dev.tideway.common.plan.StreamPlanNode;
 import dev.tideway.meta.fragment.StreamFragment;
-import dev.tideway.meta.metadata.FragmentGraph.Actor;
+import dev.tideway.protocol.catalog.FragmentGraph.Actor;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -3,7 +3,7 @@ package dev.tideway.meta.version;
 import dev.tideway.barrier.control.TableStatsDelta;
 import dev.tideway.barrier.progress.TableStatsLookup;
 import dev.tideway.meta.barrier.VersionCommitter;
-import dev.tideway.meta.metadata.VersionPointer;
+import dev.tideway.protocol.catalog.VersionPointer;
 import dev.tideway.storage.api.Epochs;
 import dev.tideway.storage.api.SstInfo;
 import dev.tideway.storage.api.Storage;

@@ -3,8 +3,8 @@ package dev.tideway.meta.barrier;
 import static dev.tideway.meta.cluster.ZkFixture.awaitTrue;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tideway.meta.fragment.KryoPlanCodec;
-import dev.tideway.meta.metadata.RecoveryLog;
+import dev.tideway.protocol.catalog.KryoPlanCodec;
+import dev.tideway.protocol.catalog.RecoveryLog;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

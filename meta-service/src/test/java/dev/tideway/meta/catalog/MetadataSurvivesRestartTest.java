@@ -8,12 +8,15 @@ import dev.tideway.meta.cluster.FencedMetaStore;
 import dev.tideway.meta.cluster.LeaderElector;
 import dev.tideway.meta.cluster.LeaderTerm;
 import dev.tideway.meta.cluster.LeadershipListener;
-import dev.tideway.meta.cluster.MetaPaths;
 import dev.tideway.meta.cluster.MetaWrite;
-import dev.tideway.meta.cluster.NodeRegistry;
 import dev.tideway.meta.cluster.ZkFixture;
-import dev.tideway.meta.metadata.LeaderInfo;
 import dev.tideway.meta.metadata.MetadataSamples;
+import dev.tideway.protocol.catalog.CatalogChange;
+import dev.tideway.protocol.catalog.CatalogState;
+import dev.tideway.protocol.catalog.LeaderInfo;
+import dev.tideway.protocol.store.CatalogLoader;
+import dev.tideway.protocol.store.MetaPaths;
+import dev.tideway.protocol.store.NodeRegistry;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.curator.framework.CuratorFramework;
@@ -71,7 +74,7 @@ class MetadataSurvivesRestartTest {
       NodeRegistry registry = new NodeRegistry(meta.client(), PATHS);
       registry.register(MetadataSamples.NODE);
       assertThat(registry.list("compute")).containsExactly(MetadataSamples.NODE);
-      List<MetaWrite> writes = CHANGES.stream().map(c -> c.toWrite(PATHS)).toList();
+      List<MetaWrite> writes = CHANGES.stream().map(c -> CatalogWrites.toWrite(c, PATHS)).toList();
       meta.store().commit(meta.elector().currentTerm().orElseThrow(), writes);
       for (CatalogChange c : CHANGES) {
         written = written.apply(c);

@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tideway.common.fault.FailPoints;
-import dev.tideway.meta.cluster.MetaStoreException.Reason;
+import dev.tideway.protocol.store.MetaPaths;
+import dev.tideway.protocol.store.MetaStoreException;
+import dev.tideway.protocol.store.MetaStoreException.Reason;
+import dev.tideway.protocol.store.NodeRegistry;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

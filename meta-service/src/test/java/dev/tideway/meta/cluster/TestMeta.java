@@ -1,7 +1,8 @@
 package dev.tideway.meta.cluster;
 
 import dev.tideway.common.time.Clock;
-import dev.tideway.meta.metadata.LeaderInfo;
+import dev.tideway.protocol.catalog.LeaderInfo;
+import dev.tideway.protocol.store.MetaPaths;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.curator.framework.CuratorFramework;

@@ -2,6 +2,7 @@ package dev.tideway.meta.fragment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tideway.protocol.catalog.KryoPlanCodec;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -12,6 +12,7 @@ import dev.tideway.common.plan.TableDesc;
 import dev.tideway.common.types.DataType;
 import dev.tideway.common.types.Field;
 import dev.tideway.common.types.Schema;
+import dev.tideway.protocol.catalog.PlanCodec;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Map;

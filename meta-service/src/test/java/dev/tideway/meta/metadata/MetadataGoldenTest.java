@@ -3,6 +3,17 @@ package dev.tideway.meta.metadata;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tideway.protocol.catalog.CatalogObject;
+import dev.tideway.protocol.catalog.FragmentGraph;
+import dev.tideway.protocol.catalog.JobRecord;
+import dev.tideway.protocol.catalog.LeaderInfo;
+import dev.tideway.protocol.catalog.NextId;
+import dev.tideway.protocol.catalog.NodeInfo;
+import dev.tideway.protocol.catalog.RecordKind;
+import dev.tideway.protocol.catalog.RecoveryLog;
+import dev.tideway.protocol.catalog.SystemParams;
+import dev.tideway.protocol.catalog.TaggedWriter;
+import dev.tideway.protocol.catalog.VersionPointer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;

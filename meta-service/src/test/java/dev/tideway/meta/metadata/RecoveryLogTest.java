@@ -3,7 +3,8 @@ package dev.tideway.meta.metadata;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.tideway.meta.metadata.RecoveryLog.Fate;
+import dev.tideway.protocol.catalog.RecoveryLog;
+import dev.tideway.protocol.catalog.RecoveryLog.Fate;
 import org.junit.jupiter.api.Test;
 
 class RecoveryLogTest {

@@ -11,8 +11,8 @@ import dev.tideway.compute.executor.HashAggExecutor;
 import dev.tideway.compute.executor.HashJoinExecutor;
 import dev.tideway.compute.executor.MaterializeExecutor;
 import dev.tideway.compute.executor.PaneHopAggExecutor;
-import dev.tideway.compute.executor.StateTables;
 import dev.tideway.storage.api.StateStore;
+import dev.tideway.storage.table.StateTables;
 import java.util.List;
 import java.util.Set;
 

@@ -3,9 +3,9 @@ package dev.tideway.compute.executor.source;
 import dev.tideway.common.key.OrderType;
 import dev.tideway.common.row.Row;
 import dev.tideway.common.types.DataType;
-import dev.tideway.compute.executor.StateTables;
 import dev.tideway.storage.api.StateStore;
 import dev.tideway.storage.table.StateTable;
+import dev.tideway.storage.table.StateTables;
 import java.util.List;
 import java.util.OptionalLong;
 

@@ -1,8 +1,0 @@
-package dev.tideway.meta.catalog;
-
-/** A request reached a meta process that does not lead (or stopped leading while handling it). */
-public final class NotLeaderException extends RuntimeException {
-  public NotLeaderException(String message) {
-    super(message);
-  }
-}

@@ -1,0 +1,146 @@
+package dev.tideway.protocol.cluster;
+
+import dev.tideway.common.exec.Threads;
+import dev.tideway.common.time.Clock;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.pekko.cluster.Cluster;
+import org.apache.pekko.cluster.Member;
+import org.apache.pekko.cluster.MemberStatus;
+import org.apache.pekko.cluster.UniqueAddress;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Downs the Pekko members ZooKeeper says are gone: a member that this node sees unreachable and
+ * whose registration {@code host:port-uid} under {@code <root>/cluster/members} has vanished (its
+ * ZooKeeper session expired, or it closed) for {@link #GRACE_MS} is dead or cut off from ZooKeeper,
+ * and so from every role it held; it is downed at once instead of after the split-brain resolver's
+ * stable period.
+ *
+ * <p>Why: the split-brain resolver decides only once the set of unreachable members has been stable
+ * for {@code stable-after} (20 s). A crashed meta process that nobody restarts, followed by compute
+ * nodes killed and restarted within those 20 s, kept resetting that timer; the cluster leader could
+ * not admit the restarted nodes while a member stayed unreachable, and after {@code
+ * down-all-when-unstable} the resolver downed every member, meta included (seen in the
+ * multi-process cluster test: recovery then looped on "no compute node is registered" for good).
+ * ZooKeeper is already the arbiter of liveness here (the meta leader's latch, the compute
+ * registrations), so it decides membership too; the resolver stays for partitions between live
+ * members.
+ *
+ * <p>Every member runs one; downing is idempotent. The check runs on its own thread once a second
+ * (ZooKeeper reads block; never on a Pekko dispatcher).
+ */
+public final class ZkDowning implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ZkDowning.class);
+
+  /**
+   * How long an unreachable member must stay unregistered: covers the moment between a joining
+   * node's Up and its registration.
+   */
+  static final long GRACE_MS = 2_000;
+
+  private static final long PERIOD_MS = 1_000;
+
+  private final CuratorFramework zk;
+  private final String membersPath;
+  private final Cluster cluster;
+  private final Clock clock;
+  private final Map<UniqueAddress, Long> unregisteredSinceNanos = new HashMap<>();
+  private final ScheduledExecutorService timer;
+
+  ZkDowning(CuratorFramework zk, String membersPath, Cluster cluster, Clock clock) {
+    this.zk = zk;
+    this.membersPath = membersPath;
+    this.cluster = cluster;
+    this.clock = clock;
+    this.timer = Threads.scheduler("zk-downing");
+  }
+
+  /** Starts the periodic check. */
+  ZkDowning start() {
+    timer.scheduleWithFixedDelay(this::checkSafely, PERIOD_MS, PERIOD_MS, TimeUnit.MILLISECONDS);
+    return this;
+  }
+
+  private void checkSafely() {
+    try {
+      check();
+    } catch (Exception e) {
+      // ZooKeeper unreachable or the cluster shutting down: decide nothing this round
+      LOG.debug("membership check skipped: {}", e.toString());
+    }
+  }
+
+  /** One round: downs the members unreachable and unregistered for {@link #GRACE_MS}. */
+  void check() throws Exception {
+    Set<Member> unreachable = cluster.state().getUnreachable();
+    if (unreachable.isEmpty()) {
+      unregisteredSinceNanos.clear();
+      return;
+    }
+    Set<String> registered = new HashSet<>(registrations());
+    long now = clock.nanoTime();
+    Set<UniqueAddress> seen = new HashSet<>();
+    for (Member m : unreachable) {
+      if (!registeredOnceUp(m)) {
+        continue;
+      }
+      UniqueAddress ua = m.uniqueAddress();
+      if (registered.contains(ZkClusterJoin.registrationName(ua.address(), ua.longUid()))) {
+        continue;
+      }
+      seen.add(ua);
+      long since = unregisteredSinceNanos.computeIfAbsent(ua, a -> now);
+      if (now - since >= TimeUnit.MILLISECONDS.toNanos(GRACE_MS) && stillUnreachable(ua)) {
+        LOG.warn(
+            "downing {} (roles {}): unreachable, and its ZooKeeper registration is gone",
+            m.address(),
+            m.getRoles());
+        cluster.down(m.address());
+      }
+    }
+    unregisteredSinceNanos.keySet().retainAll(seen);
+  }
+
+  /**
+   * Whether {@code m} is in a state where it has registered: a member registers once Up, so one
+   * still joining (Joining, WeaklyUp) has no registration to lose, and one already leaving or down
+   * needs no downing.
+   */
+  private static boolean registeredOnceUp(Member m) {
+    MemberStatus s = m.status();
+    return s == MemberStatus.up() || s == MemberStatus.leaving() || s == MemberStatus.exiting();
+  }
+
+  /**
+   * Whether the incarnation {@code ua} is still an unreachable member now: {@code down} takes an
+   * address, and a restarted node on the same address must not be downed for its predecessor.
+   */
+  private boolean stillUnreachable(UniqueAddress ua) {
+    for (Member m : cluster.state().getUnreachable()) {
+      if (m.uniqueAddress().equals(ua)) {
+        return registeredOnceUp(m);
+      }
+    }
+    return false;
+  }
+
+  private List<String> registrations() throws Exception {
+    if (zk.checkExists().forPath(membersPath) == null) {
+      return List.of();
+    }
+    return zk.getChildren().forPath(membersPath);
+  }
+
+  @Override
+  public void close() {
+    timer.shutdownNow();
+  }
+}
