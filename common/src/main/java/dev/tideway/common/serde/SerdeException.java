@@ -22,7 +22,9 @@ public final class SerdeException extends RuntimeException {
     /** The bytes are malformed (truncated, trailing bytes, invalid values). */
     CORRUPT,
     /** A registered value could not be encoded (e.g. a serializer rejected it). */
-    ENCODE_FAILED
+    ENCODE_FAILED,
+    /** The encoded message is larger than the buffer it must fit (a transport frame). */
+    TOO_LARGE
   }
 
   private final Reason reason;

@@ -181,7 +181,7 @@ public final class TidewayKryo {
    * #serialize(Object)}; the position advances past them. For Pekko's {@code ByteBufferSerializer}
    * path, which writes straight into Artery's pooled buffers.
    *
-   * @throws SerdeException {@code ENCODE_FAILED} when the message does not fit in {@code buf}
+   * @throws SerdeException {@code TOO_LARGE} when the message does not fit in {@code buf}
    */
   public void serialize(Object message, ByteBuffer buf) {
     Checks.checkNotNull(message, "message");
@@ -197,6 +197,16 @@ public final class TidewayKryo {
       buf.position(out.position());
       out.setBuffer(EMPTY_BUFFER, 0);
       pool.free(slot);
+    } catch (com.esotericsoftware.kryo.io.KryoBufferOverflowException e) {
+      throw new SerdeException(
+          SerdeException.Reason.TOO_LARGE,
+          message.getClass().getName()
+              + " does not fit in a frame of "
+              + buf.capacity()
+              + " bytes ("
+              + e.getMessage()
+              + ")",
+          e);
     } catch (RuntimeException e) {
       throw classify(e, SerdeException.Reason.ENCODE_FAILED, message.getClass().getName());
     } finally {

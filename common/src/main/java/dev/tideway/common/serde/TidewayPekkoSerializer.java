@@ -37,6 +37,12 @@ public final class TidewayPekkoSerializer extends JSerializer implements ByteBuf
 
   private final TidewayKryo kryo;
 
+  /**
+   * Told of every message this serializer could not fit into its frame (see {@link #onTooLarge}).
+   */
+  private final java.util.List<java.util.function.BiConsumer<Object, SerdeException>> tooLarge =
+      new java.util.concurrent.CopyOnWriteArrayList<>();
+
   /** Called by Pekko when the serialization extension loads. */
   public TidewayPekkoSerializer(ExtendedActorSystem system) {
     this.kryo =
@@ -81,7 +87,34 @@ public final class TidewayPekkoSerializer extends JSerializer implements ByteBuf
       throw new IllegalArgumentException(
           "TidewayPekkoSerializer only encodes TidewayMessage, got " + o.getClass().getName());
     }
-    kryo.serialize(o, buf);
+    try {
+      kryo.serialize(o, buf);
+    } catch (SerdeException e) {
+      if (e.reason() == SerdeException.Reason.TOO_LARGE) {
+        tooLarge.forEach(l -> l.accept(o, e));
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * Calls {@code listener} with each message that did not fit its frame. Artery drops such a
+   * message after logging it, so a sender waiting for an answer hears nothing; a listener (the
+   * compute bridge) fails that request at once instead. Called on Artery's encoder thread.
+   */
+  public void onTooLarge(java.util.function.BiConsumer<Object, SerdeException> listener) {
+    tooLarge.add(listener);
+  }
+
+  /** The Tideway serializer of {@code system} (every Tideway message uses it). */
+  public static TidewayPekkoSerializer of(org.apache.pekko.actor.ActorSystem system) {
+    try {
+      return (TidewayPekkoSerializer)
+          org.apache.pekko.serialization.SerializationExtension.get(system)
+              .serializerFor(TidewayMessage.class);
+    } catch (java.io.NotSerializableException e) {
+      throw new IllegalStateException("no serializer bound to TidewayMessage in " + system, e);
+    }
   }
 
   @Override

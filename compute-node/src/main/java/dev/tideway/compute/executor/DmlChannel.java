@@ -1,84 +1,92 @@
 package dev.tideway.compute.executor;
 
 import dev.tideway.common.check.Checks;
-import dev.tideway.protocol.compute.DmlBatch;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
+import dev.tideway.common.chunk.StreamChunk;
+import java.util.ArrayDeque;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The hand-off of {@link DmlBatch}es from the statement executor (any thread) to one table's DML
- * actor. Bounded: a writer blocks in {@link #send} while the actor is behind, which back-pressures
- * {@code INSERT}s instead of buffering without limit.
+ * The hand-off of DML chunks from the node's control loop to one table's DML actor.
  *
- * <p>A channel also carries a doorbell: every enqueued batch rings it, and so does whoever else has
+ * <p>Not bounded here: every writer keeps a bounded window of chunks unanswered (a chunk is
+ * answered when its actor takes it), so what a channel holds is bounded by its writers' windows,
+ * and a chunk is never refused for space (a refused chunk sent again after a later one was taken
+ * would reorder a statement's rows).
+ *
+ * <p>A channel also carries a doorbell: every enqueued chunk rings it, and so does whoever else has
  * something for the actor (the node's barrier inbox rings it on every injected barrier), so a DML
  * actor with nothing to do sleeps in {@link #awaitRing} instead of polling.
  *
- * <p>Every batch carries a future the actor completes with the epoch the batch joins when it takes
- * the batch ({@link #poll(long)}), or that {@link #discard} fails when the actor goes away first: a
- * write acknowledged with its epoch can be checked against recoveries (FLUSH), and a discarded one
- * never reached any epoch, so it is safe to send again.
+ * <p>Every chunk carries a future the actor completes with the epoch the chunk joins when it takes
+ * it ({@link #poll(long)}), or that {@link #discard} fails when the actor goes away first: a write
+ * acknowledged with its epoch can be checked against recoveries (FLUSH), and a discarded one never
+ * reached any epoch, so it is safe to send again. Once discarded, a channel is closed: a chunk
+ * offered later fails at once instead of waiting for an actor that will never take it.
  *
- * <p>Thread-safe: the state shared between writers and the actor thread is the blocking queue and
- * the doorbell semaphore; each queued future is completed by whichever side dequeues it.
+ * <p>Thread-safe: writers and the actor thread share the queue under this object's lock; each
+ * queued future is completed by whichever side dequeues it, outside the lock.
  */
 public final class DmlChannel {
   private final int tableId;
-  private final BlockingQueue<Queued> queue;
+  private final List<?> types;
+  private final ArrayDeque<Queued> queue = new ArrayDeque<>();
+  private boolean closed;
+  private String closedBecause;
 
-  /** A batch and the future of the epoch it joins. */
-  private record Queued(DmlBatch batch, CompletableFuture<Long> epoch) {}
+  /** A chunk and the future of the epoch it joins. */
+  private record Queued(StreamChunk chunk, CompletableFuture<Long> epoch) {}
 
   /** Counted rings, so a ring between the actor's last poll and its wait is never lost. */
   private final Semaphore rings = new Semaphore(0);
 
-  public DmlChannel(int tableId, int capacity) {
-    Checks.checkArgument(capacity > 0, "dml channel capacity must be > 0, got %s", capacity);
+  /** A channel for chunks of table {@code tableId}, whose columns are of {@code types}. */
+  public DmlChannel(int tableId, List<?> types) {
     this.tableId = tableId;
-    this.queue = new ArrayBlockingQueue<>(capacity);
-  }
-
-  /** Enqueues {@code batch}, waiting up to {@code timeoutMs}; false when the actor stayed full. */
-  public boolean send(DmlBatch batch, long timeoutMs) throws InterruptedException {
-    checkTable(batch);
-    if (queue.offer(
-        new Queued(batch, new CompletableFuture<>()), timeoutMs, TimeUnit.MILLISECONDS)) {
-      rings.release();
-      return true;
-    }
-    return false;
-  }
-
-  /** Enqueues {@code batch} without waiting; false when the channel is full. */
-  public boolean offer(DmlBatch batch) {
-    return offer(batch, new CompletableFuture<>());
+    this.types = List.copyOf(types);
   }
 
   /**
-   * Enqueues {@code batch} without waiting; false when the channel is full. {@code joined}
-   * completes with the epoch the batch joins, or fails when it is {@linkplain #discard discarded}.
+   * Enqueues {@code chunk}. {@code joined} completes with the epoch the chunk joins, or fails with
+   * {@link DiscardedWriteException} when it is {@linkplain #discard discarded} (at once when the
+   * channel already was).
    */
-  public boolean offer(DmlBatch batch, CompletableFuture<Long> joined) {
-    checkTable(batch);
-    if (queue.offer(new Queued(batch, joined))) {
-      rings.release();
-      return true;
+  public void offer(StreamChunk chunk, CompletableFuture<Long> joined) {
+    Checks.checkArgument(
+        chunk.types().equals(types),
+        "table %s: chunk of types %s, the table's are %s",
+        tableId,
+        chunk.types(),
+        types);
+    String refused;
+    synchronized (this) {
+      refused = closed ? closedBecause : null;
+      if (refused == null) {
+        queue.add(new Queued(chunk, joined));
+      }
     }
-    return false;
+    if (refused != null) {
+      joined.completeExceptionally(new DiscardedWriteException(refused));
+      return;
+    }
+    rings.release();
   }
 
   /**
-   * Fails every batch still queued (its actor is gone: dropped, exited or reset): none of them
-   * joined an epoch. Batches the actor already took keep their epoch.
+   * Fails every chunk still queued and every chunk offered from now on (its actor is gone: dropped,
+   * exited or reset): none of them joined an epoch. Chunks the actor already took keep their epoch.
    */
   public void discard(String reason) {
-    Queued q;
-    while ((q = queue.poll()) != null) {
-      q.epoch().completeExceptionally(new DiscardedWriteException(reason));
+    ArrayDeque<Queued> dropped;
+    synchronized (this) {
+      closed = true;
+      closedBecause = reason;
+      dropped = new ArrayDeque<>(queue);
+      queue.clear();
     }
+    dropped.forEach(q -> q.epoch().completeExceptionally(new DiscardedWriteException(reason)));
   }
 
   /** A queued write was dropped before its actor took it: it is in no epoch. */
@@ -88,12 +96,9 @@ public final class DmlChannel {
     }
   }
 
-  /**
-   * Batches that can be enqueued now without waiting. Exact for a single writer (the node's control
-   * loop), which may then offer that many batches without any failing.
-   */
-  public int remainingCapacity() {
-    return queue.remainingCapacity();
+  /** Chunks queued and not taken yet. */
+  public synchronized int queued() {
+    return queue.size();
   }
 
   public int tableId() {
@@ -117,23 +122,18 @@ public final class DmlChannel {
   }
 
   /**
-   * The next batch, or null when none is waiting (never blocks: the actor owns this side); its
+   * The next chunk, or null when none is waiting (never blocks: the actor owns this side); its
    * writer hears that it joined {@code epoch}.
    */
-  DmlBatch poll(long epoch) {
-    Queued q = queue.poll();
+  StreamChunk poll(long epoch) {
+    Queued q;
+    synchronized (this) {
+      q = queue.poll();
+    }
     if (q == null) {
       return null;
     }
     q.epoch().complete(epoch);
-    return q.batch();
-  }
-
-  private void checkTable(DmlBatch batch) {
-    Checks.checkArgument(
-        batch.tableId() == tableId,
-        "batch for table %s sent to the channel of table %s",
-        batch.tableId(),
-        tableId);
+    return q.chunk();
   }
 }

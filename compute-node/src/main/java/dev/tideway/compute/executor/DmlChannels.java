@@ -1,13 +1,11 @@
 package dev.tideway.compute.executor;
 
 import dev.tideway.common.check.Checks;
-import dev.tideway.common.row.Row;
+import dev.tideway.common.chunk.Op;
+import dev.tideway.common.chunk.StreamChunk;
 import dev.tideway.common.types.DataType;
-import dev.tideway.common.vnode.VirtualNode;
 import dev.tideway.common.vnode.VnodeBitmap;
-import dev.tideway.protocol.compute.DmlRouter;
-import java.util.ArrayList;
-import java.util.Arrays;
+import dev.tideway.common.vnode.VnodeHasher;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -17,15 +15,12 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The node's DML actors by table: each table actor registers its {@link DmlChannel} when it is
  * built (through the {@code Dml} executor builder) and is forgotten when it exits or is dropped.
- * {@link #write} routes a write to the channels of the actors owning its rows' vnodes.
+ * {@link #write} hands a chunk, routed by its writer, to the channel of the actor it names.
  *
  * <p>Thread-safe (a concurrent map); in the node, builds, writes and removals all run on the
- * control loop, which is what makes {@link #write}'s capacity check exact (one writer per channel).
+ * control loop.
  */
 public final class DmlChannels {
-  /** Batches a DML actor's channel holds before writes to it are refused. */
-  public static final int CHANNEL_CAPACITY = 256;
-
   /**
    * One DML actor of a table.
    *
@@ -36,6 +31,7 @@ public final class DmlChannels {
    * @param types the table's column types
    * @param distributionKey the table's distribution key columns
    * @param rowIdIndex the hidden {@code _row_id} column, or -1 when the table has a primary key
+   * @param hasher the vnodes of rows (over the distribution key; made by the constructor)
    */
   public record Target(
       int actorId,
@@ -44,9 +40,22 @@ public final class DmlChannels {
       DmlChannel channel,
       List<DataType> types,
       int[] distributionKey,
-      int rowIdIndex) {
+      int rowIdIndex,
+      VnodeHasher hasher) {
+    public Target(
+        int actorId,
+        int tableId,
+        VnodeBitmap vnodes,
+        DmlChannel channel,
+        List<DataType> types,
+        int[] distributionKey,
+        int rowIdIndex) {
+      this(actorId, tableId, vnodes, channel, types, distributionKey, rowIdIndex, null);
+    }
+
     public Target {
       types = List.copyOf(types);
+      hasher = new VnodeHasher(types, distributionKey);
       distributionKey = distributionKey.clone();
       Checks.checkArgument(
           channel.tableId() == tableId,
@@ -87,8 +96,8 @@ public final class DmlChannels {
    * An accepted write.
    *
    * @param rows the rows queued
-   * @param epoch completes with the highest epoch any of its batches joined, or fails with {@link
-   *     DmlChannel.DiscardedWriteException} when an actor went away before taking its batch
+   * @param epoch completes with the epoch the chunk joined, or fails with {@link
+   *     DmlChannel.DiscardedWriteException} when its actor went away before taking it
    */
   public record Written(long rows, CompletableFuture<Long> epoch) {}
 
@@ -100,78 +109,50 @@ public final class DmlChannels {
         .toList();
   }
 
-  /** A write's {@code actorId} for any of the node's DML actors of the table. */
-  public static final int ANY_ACTOR = -1;
-
   /**
-   * Routes the write to this node's DML actors of {@code tableId} by vnode and enqueues one batch
-   * per actor, all or nothing. They join the epoch of the next barrier injected into those actors,
-   * which the returned future tells once every actor took its batch. With {@code actorId} other
-   * than {@link #ANY_ACTOR} every row must go to that actor: one batch, taken or discarded whole.
+   * Enqueues {@code chunk} for DML actor {@code actorId} of {@code tableId}: taken or discarded
+   * whole, in the epoch of the next barrier injected into the actor, which the returned future
+   * tells. The actor checks that every row is in one of its vnodes.
    *
-   * @throws IllegalStateException when the table (or {@code actorId}) has no DML actor here (retry:
-   *     it is being rebuilt, or failed) or a channel is full (retry later)
-   * @throws IllegalArgumentException when a row does not fit the table or belongs to a vnode no
-   *     actor here owns (the message names the row and the vnode)
+   * @throws IllegalStateException when the table has no such DML actor here (retry: it is being
+   *     built or rebuilt)
+   * @throws IllegalArgumentException when the chunk's columns are not the table's
    */
-  public Written write(int tableId, int actorId, List<Row> deletes, List<Row> inserts) {
-    List<Target> targets = ofTable(tableId);
-    if (actorId != ANY_ACTOR) {
-      targets = targets.stream().filter(t -> t.actorId() == actorId).toList();
-      Checks.checkState(
-          !targets.isEmpty(), "table %s has no DML actor %s on this node", tableId, actorId);
+  public Written write(int tableId, int actorId, StreamChunk chunk) {
+    Target t = byActor.get(actorId);
+    Checks.checkState(
+        t != null && t.tableId() == tableId,
+        "table %s has no DML actor %s on this node",
+        tableId,
+        actorId);
+    Checks.checkArgument(
+        chunk.types().equals(t.types()),
+        "table %s: a chunk of columns %s, the table's are %s",
+        tableId,
+        chunk.types(),
+        t.types());
+    int[] vnodes = new int[chunk.size()];
+    t.hasher().vnodes(chunk, vnodes);
+    for (int i = 0; i < vnodes.length; i++) {
+      boolean idToCome =
+          t.rowIdIndex() >= 0
+              && chunk.column(t.rowIdIndex()).isNull(i)
+              && (chunk.op(i) == Op.INSERT || chunk.op(i) == Op.UPDATE_INSERT);
+      if (!idToCome && !t.vnodes().contains(vnodes[i])) {
+        throw new IllegalArgumentException(
+            "table "
+                + tableId
+                + ": row "
+                + chunk.row(i)
+                + " hashes to vnode "
+                + vnodes[i]
+                + ", which actor "
+                + actorId
+                + " does not own (route rows with DmlRouter)");
+      }
     }
-    Checks.checkState(!targets.isEmpty(), "table %s has no DML actor on this node", tableId);
-    int[] actorByVnode = new int[VirtualNode.COUNT];
-    Arrays.fill(actorByVnode, -1);
-    Map<Integer, Target> byId = new java.util.HashMap<>();
-    for (Target t : targets) {
-      byId.put(t.actorId(), t);
-      t.vnodes().forEach(v -> actorByVnode[v] = t.actorId());
-    }
-    Target first = targets.get(0);
-    Map<Integer, DmlRouter.Part> parts;
-    try {
-      parts =
-          DmlRouter.split(
-              first.types(),
-              first.distributionKey(),
-              first.rowIdIndex(),
-              actorByVnode,
-              deletes,
-              inserts);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(
-          "table "
-              + tableId
-              + ": "
-              + e.getMessage()
-              + " (DML actors here: "
-              + byId.keySet()
-              + "; route rows by vnode with DmlRouter.split)",
-          e);
-    }
-    for (int actor : parts.keySet()) {
-      DmlChannel c = byId.get(actor).channel();
-      Checks.checkState(
-          c.remainingCapacity() > 0,
-          "table %s: the DML channel of actor %s is full (%s batches); retry later",
-          tableId,
-          actor,
-          CHANNEL_CAPACITY);
-    }
-    long rows = 0;
-    List<CompletableFuture<Long>> joined = new ArrayList<>();
-    for (Map.Entry<Integer, DmlRouter.Part> e : parts.entrySet()) {
-      CompletableFuture<Long> epoch = new CompletableFuture<>();
-      boolean queued = byId.get(e.getKey()).channel().offer(e.getValue().toBatch(tableId), epoch);
-      Checks.checkState(queued, "actor %s: DML channel filled up during a write", e.getKey());
-      joined.add(epoch);
-      rows += e.getValue().size();
-    }
-    CompletableFuture<Long> max =
-        CompletableFuture.allOf(joined.toArray(new CompletableFuture<?>[0]))
-            .thenApply(v -> joined.stream().mapToLong(CompletableFuture::join).max().orElse(0));
-    return new Written(rows, max);
+    CompletableFuture<Long> epoch = new CompletableFuture<>();
+    t.channel().offer(chunk, epoch);
+    return new Written(chunk.cardinality(), epoch);
   }
 }

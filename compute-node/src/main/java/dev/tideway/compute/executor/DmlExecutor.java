@@ -6,34 +6,31 @@ import dev.tideway.barrier.message.Barrier;
 import dev.tideway.barrier.message.Message;
 import dev.tideway.common.check.Checks;
 import dev.tideway.common.chunk.Op;
-import dev.tideway.common.chunk.StreamChunk.OpRow;
+import dev.tideway.common.chunk.StreamChunk;
 import dev.tideway.common.chunk.StreamChunkBuilder;
-import dev.tideway.common.row.Row;
 import dev.tideway.common.types.Schema;
 import dev.tideway.common.vnode.VnodeBitmap;
 import dev.tideway.common.vnode.VnodeHasher;
 import dev.tideway.compute.executor.source.BarrierInbox;
-import dev.tideway.protocol.compute.DmlBatch;
 import java.util.ArrayDeque;
 import java.util.Deque;
 
 /**
- * Turns the {@link DmlBatch}es written to a table into chunks, between the table's barriers (and a
- * connector's rows for a table with a source).
+ * Emits the chunks written to a table (through its {@link DmlChannel}) between the table's barriers
+ * (and a connector's rows for a table with a source).
  *
  * <p>Barriers come either from an upstream executor (the constructor) or, for a table's own DML
  * actor, straight from the actor's {@link BarrierInbox} ({@link #onInbox}); then the executor is
  * the chain's leaf and waits on the channel's doorbell, which both a written batch and an injected
  * barrier ring.
  *
- * <p>Epoch of a batch: every batch enqueued before a barrier is taken from the inbox (or returned
+ * <p>Epoch of a chunk: every chunk enqueued before a barrier is taken from the inbox (or returned
  * by the upstream) is emitted before that barrier: on a barrier the executor first drains the
- * channel. So a batch the node acknowledged before a barrier was injected belongs to that barrier's
- * epoch and is visible once the epoch's checkpoint commits. Batches waiting before the first
- * barrier follow it (nothing is emitted before the first barrier). Taking a batch tells its writer
- * that epoch ({@link DmlChannel#poll(long)}): the node acknowledges the write with it. A batch is
- * cut into chunks of at most {@code chunkSize} rows but never between a {@code U-} and its {@code
- * U+}; rows keep their order.
+ * channel. Chunks waiting before the first barrier follow it (nothing is emitted before the first
+ * barrier). Taking a chunk tells its writer the epoch it joined ({@link DmlChannel#poll(long)}):
+ * the node acknowledges the write with it, and the rows are visible once that epoch's checkpoint
+ * commits. A chunk larger than {@code chunkSize} rows is cut, never between a {@code U-} and its
+ * {@code U+}; rows keep their order.
  *
  * <p>Rows reach this actor already routed to the actor owning their vnode; each row's vnode is
  * checked against this actor's vnodes (a routing bug would otherwise put a row in state another
@@ -149,9 +146,9 @@ public final class DmlExecutor implements Executor {
 
   private Message nextBelowUpstream() {
     if (pending.isEmpty() && started) {
-      DmlBatch batch = channel.poll(epoch);
-      if (batch != null) {
-        toChunks(batch);
+      StreamChunk chunk = channel.poll(epoch);
+      if (chunk != null) {
+        emit(chunk);
       }
     }
     if (!pending.isEmpty()) {
@@ -172,9 +169,9 @@ public final class DmlExecutor implements Executor {
         onBarrier(b);
         continue;
       }
-      DmlBatch batch = channel.poll(epoch);
-      if (batch != null) {
-        toChunks(batch);
+      StreamChunk chunk = channel.poll(epoch);
+      if (chunk != null) {
+        emit(chunk);
         continue;
       }
       channel.awaitRing(MAX_WAIT_NANOS);
@@ -187,9 +184,9 @@ public final class DmlExecutor implements Executor {
    */
   private void onBarrier(Barrier b) {
     if (started) {
-      DmlBatch batch;
-      while ((batch = channel.poll(epoch)) != null) {
-        toChunks(batch);
+      StreamChunk chunk;
+      while ((chunk = channel.poll(epoch)) != null) {
+        emit(chunk);
       }
     }
     started = true;
@@ -200,45 +197,72 @@ public final class DmlExecutor implements Executor {
     pending.add(b);
   }
 
-  private void toChunks(DmlBatch batch) {
+  /** Queues {@code chunk} (with row ids filled), checked against this actor's vnodes and cut. */
+  private void emit(StreamChunk in) {
+    StreamChunk chunk = rowIds == null ? in : withRowIds(in);
+    int[] vn = new int[chunk.size()];
+    hasher.vnodes(chunk, vn);
+    for (int i = 0; i < vn.length; i++) {
+      if (!vnodes.contains(vn[i])) {
+        throw new IllegalStateException(
+            info
+                + ": table "
+                + channel.tableId()
+                + " row "
+                + chunk.row(i)
+                + " hashes to vnode "
+                + vn[i]
+                + ", which this actor does not own ("
+                + vnodes
+                + ")");
+      }
+    }
+    if (chunk.size() <= chunkSize) {
+      pending.add(Message.of(chunk));
+      return;
+    }
     StreamChunkBuilder b = null;
-    for (int i = 0; i < batch.rows().size(); i++) {
-      OpRow r = batch.rows().get(i);
-      Row row = withRowId(r);
-      int vnode = hasher.vnode(row);
-      Checks.checkState(
-          vnodes.contains(vnode),
-          "%s: table %s row %s hashes to vnode %s, which this actor does not own (%s)",
-          info,
-          batch.tableId(),
-          row,
-          vnode,
-          vnodes);
+    for (int i = 0; i < chunk.size(); i++) {
+      Op op = chunk.op(i);
       // never cut between U- and its U+
-      if (b != null && b.size() >= chunkSize && r.op() != Op.UPDATE_INSERT) {
+      if (b != null && b.size() >= chunkSize && op != Op.UPDATE_INSERT) {
         pending.add(Message.of(b.build()));
         b = null;
       }
       if (b == null) {
-        b = new StreamChunkBuilder(schema.types(), Math.min(chunkSize + 1, batch.rows().size()));
+        b = new StreamChunkBuilder(schema.types(), Math.min(chunkSize + 1, chunk.size() - i));
       }
-      try {
-        b.append(r.op(), row);
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException(
-            info + ": table " + batch.tableId() + " row " + row + ": " + e.getMessage(), e);
-      }
+      b.appendRowFrom(op, chunk, i);
     }
     if (b != null && b.size() > 0) {
       pending.add(Message.of(b.build()));
     }
   }
 
-  private Row withRowId(OpRow r) {
-    boolean insertSide = r.op() == Op.INSERT || r.op() == Op.UPDATE_INSERT;
-    if (rowIds == null || !insertSide || r.row().get(rowIdIndex) != null) {
-      return r.row();
+  /** {@code chunk} with an id in every inserted row whose {@code _row_id} is NULL. */
+  private StreamChunk withRowIds(StreamChunk chunk) {
+    boolean any = false;
+    for (int i = 0; i < chunk.size() && !any; i++) {
+      any = needsId(chunk, i);
     }
-    return rowIds.assign(r.row());
+    if (!any) {
+      return chunk;
+    }
+    StreamChunkBuilder b = new StreamChunkBuilder(schema.types(), chunk.size());
+    for (int i = 0; i < chunk.size(); i++) {
+      if (needsId(chunk, i)) {
+        b.append(chunk.op(i), rowIds.assign(chunk.row(i)));
+      } else {
+        b.appendRowFrom(chunk.op(i), chunk, i);
+      }
+    }
+    return b.build();
+  }
+
+  private boolean needsId(StreamChunk chunk, int i) {
+    Op op = chunk.op(i);
+    return (op == Op.INSERT || op == Op.UPDATE_INSERT)
+        && chunk.isVisible(i)
+        && chunk.column(rowIdIndex).isNull(i);
   }
 }

@@ -286,15 +286,14 @@ final class ComputeControl extends AbstractBehavior<ControlMessage>
   }
 
   /**
-   * Queues the rows; the answer goes out once every batch joined an epoch (from the actor thread
-   * that took the last one), naming it and this generation, or fails when a batch was discarded
-   * first (from the thread that discarded it). A writer sends one actor's rows per request, so a
-   * discarded write is wholly in no epoch and may be sent again.
+   * Queues the chunk for its actor; the answer goes out once the actor took it (from the actor
+   * thread), naming the epoch it joined and this generation, or fails when the chunk was discarded
+   * first (from the thread that discarded it): then it is in no epoch and may be sent again.
    */
   private Behavior<ControlMessage> onWriteDml(WriteDml cmd) {
     DmlChannels.Written w;
     try {
-      w = factory.dmlChannels().write(cmd.tableId(), cmd.actorId(), cmd.deletes(), cmd.inserts());
+      w = factory.dmlChannels().write(cmd.tableId(), cmd.actorId(), cmd.chunk());
     } catch (RuntimeException e) {
       cmd.replyTo()
           .tell(

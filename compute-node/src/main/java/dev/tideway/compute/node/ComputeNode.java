@@ -10,6 +10,7 @@ import dev.tideway.compute.exchange.ExchangeRegistry;
 import dev.tideway.compute.exchange.RemoteInput;
 import dev.tideway.protocol.cluster.PekkoMember;
 import dev.tideway.protocol.cluster.ZkClusterJoin;
+import dev.tideway.protocol.compute.ComputeRequest;
 import dev.tideway.protocol.compute.ControlMessage;
 import dev.tideway.storage.api.StateStore;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
@@ -188,11 +189,22 @@ public final class ComputeNode implements AutoCloseable {
           ctx.spawn(
               ExchangeEndpoint.create(registry, c -> new RemoteInput(c, cfg.creditWindow())),
               ExchangeEndpoint.NAME);
-          controlRef.complete(
+          ActorRef<ControlMessage> control =
               ctx.spawn(
                   ComputeControl.create(
                       cfg.nodeId(), factory, registry, stateStore, metrics, clock),
-                  ComputeControl.NAME));
+                  ComputeControl.NAME);
+          // DML chunks arrive on Pekko's large-message stream (tideway.cluster.pekko lists this
+          // actor there), apart from the barriers and commands /user/compute takes, and go on to
+          // the control loop as local messages
+          ctx.spawn(
+              Behaviors.<ComputeRequest.WriteDml>receiveMessage(
+                  w -> {
+                    control.tell(w);
+                    return Behaviors.same();
+                  }),
+              ComputeRequest.WriteDml.DML_ACTOR);
+          controlRef.complete(control);
           return Behaviors.empty();
         });
   }

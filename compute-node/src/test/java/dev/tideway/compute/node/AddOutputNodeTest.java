@@ -12,6 +12,7 @@ import dev.tideway.common.plan.DispatcherKind;
 import dev.tideway.common.plan.StreamNode;
 import dev.tideway.common.plan.StreamPlanNode;
 import dev.tideway.common.row.Row;
+import dev.tideway.common.types.DataType;
 import dev.tideway.compute.exchange.ChannelId;
 import dev.tideway.protocol.compute.ActorSpec;
 import dev.tideway.protocol.compute.ComputeEvent;
@@ -124,7 +125,12 @@ class AddOutputNodeTest {
       rows.add(Row.of(k, k * 10));
     }
     cluster.controlA.tell(
-        new ComputeRequest.WriteDml(cluster.nextRequestId(), 400, List.of(), rows, cluster.meta));
+        new ComputeRequest.WriteDml(
+            cluster.nextRequestId(),
+            400,
+            TABLE_ACTOR,
+            DmlNodeTest.inserts(List.of(DataType.BIGINT, DataType.BIGINT), rows),
+            cluster.meta));
     assertThat(cluster.take()).isInstanceOf(ComputeEvent.DmlWritten.class);
   }
 

@@ -15,7 +15,6 @@ import dev.tideway.barrier.message.Watermark;
 import dev.tideway.barrier.progress.ProgressBatch;
 import dev.tideway.common.chunk.Chunks;
 import dev.tideway.common.chunk.StreamChunk;
-import dev.tideway.common.row.Row;
 import dev.tideway.common.serde.KryoIdRange;
 import dev.tideway.common.serde.KryoRegistrations;
 import dev.tideway.common.serde.TidewayKryo;
@@ -162,10 +161,10 @@ class ComputeKryoRegistrarTest {
     }
     var dml =
         new ComputeRequest.WriteDml(
-            9, 300, List.of(Row.of(1L, 2L)), List.of(Row.of(3L, null)), null);
+            9, 300, 4, Chunks.parse("bigint bigint\n- 1 2\n+ 3 .\nU- 4 5\nU+ 4 6"), null);
     var dmlBack = (ComputeRequest.WriteDml) roundTrip(dml);
-    assertThat(dmlBack.deletes()).isEqualTo(dml.deletes());
-    assertThat(dmlBack.inserts()).isEqualTo(dml.inserts());
+    assertThat(dmlBack.actorId()).isEqualTo(4);
+    assertThat(dmlBack.chunk()).isEqualTo(dml.chunk());
     var compact = (ComputeRequest.Compact) roundTrip(new ComputeRequest.Compact(10, job, null));
     assertThat(compact.job().inputs().get(0).get(0).id()).isEqualTo(42);
     var build =

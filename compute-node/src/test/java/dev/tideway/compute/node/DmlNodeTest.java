@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tideway.barrier.control.InjectBarrier;
 import dev.tideway.barrier.message.Barrier;
+import dev.tideway.common.chunk.Op;
+import dev.tideway.common.chunk.StreamChunk;
+import dev.tideway.common.chunk.StreamChunkBuilder;
 import dev.tideway.common.plan.ColumnDesc;
 import dev.tideway.common.plan.ColumnOrder;
 import dev.tideway.common.plan.StreamNode;
@@ -42,7 +45,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * DML into a table on two nodes: the table job {@code Dml → Materialize} runs as actor 31 on node A
  * (even vnodes) and actor 32 on node B (odd vnodes); the test plays meta and the frontend, routing
- * rows per node with {@link DmlRouter#split} and sending {@code WriteDml} over Artery. The
+ * rows per actor with {@link DmlRouter#route} and sending {@code WriteDml} over Artery. The
  * "materialize" is the test job's collecting sink, so the test sees which rows each actor emitted
  * and after how many barriers.
  */
@@ -166,27 +169,31 @@ class DmlNodeTest {
     return out;
   }
 
-  /** Writes the rows through the node owning them; returns the events (one per node written). */
+  /** Writes the rows through the actors owning them; returns the events (one per chunk). */
   static List<ComputeEvent> write(TableDesc t, int rowIdIndex, List<Row> deletes, List<Row> ins)
       throws Exception {
     int[] dist = t.distributionKey().stream().mapToInt(Integer::intValue).toArray();
-    Map<Integer, DmlRouter.Part> parts =
-        DmlRouter.split(t.types(), dist, rowIdIndex, owners(), deletes, ins);
+    Map<Integer, List<StreamChunk>> parts =
+        DmlRouter.route(t.types(), dist, rowIdIndex, owners(), 1024, deletes, ins);
     List<ComputeEvent> out = new ArrayList<>();
     for (var e : parts.entrySet()) {
       ActorRef<ControlMessage> control =
           e.getKey() == ACTOR_A ? cluster.controlA : cluster.controlB;
-      control.tell(
-          new ComputeRequest.WriteDml(
-              cluster.nextRequestId(),
-              t.tableId(),
-              e.getKey(),
-              e.getValue().deletes(),
-              e.getValue().inserts(),
-              cluster.meta));
-      out.add(cluster.take());
+      for (StreamChunk chunk : e.getValue()) {
+        control.tell(
+            new ComputeRequest.WriteDml(
+                cluster.nextRequestId(), t.tableId(), e.getKey(), chunk, cluster.meta));
+        out.add(cluster.take());
+      }
     }
     return out;
+  }
+
+  /** {@code rows} as inserts in one chunk of columns {@code types}. */
+  static StreamChunk inserts(List<DataType> types, List<Row> rows) {
+    StreamChunkBuilder b = new StreamChunkBuilder(types, rows.size());
+    rows.forEach(r -> b.append(Op.INSERT, r));
+    return b.build();
   }
 
   static List<Row> rows(long from, long to) {
@@ -256,7 +263,11 @@ class DmlNodeTest {
         rows(0, 64).stream().filter(r -> owners()[vnodeOf(t, r)] == ACTOR_A).findFirst().get();
     cluster.controlA.tell(
         new ComputeRequest.WriteDml(
-            cluster.nextRequestId(), t.tableId(), List.of(), List.of(row), cluster.meta));
+            cluster.nextRequestId(),
+            t.tableId(),
+            ACTOR_A,
+            inserts(t.types(), List.of(row)),
+            cluster.meta));
     assertThat(cluster.poll(300)).as("no answer while the rows are in no epoch yet").isNull();
 
     cluster.generation++;
@@ -287,7 +298,11 @@ class DmlNodeTest {
     buildTable(table());
     cluster.controlA.tell(
         new ComputeRequest.WriteDml(
-            cluster.nextRequestId(), TABLE, ACTOR_B, List.of(), rows(0, 1), cluster.meta));
+            cluster.nextRequestId(),
+            TABLE,
+            ACTOR_B,
+            inserts(table().types(), rows(0, 1)),
+            cluster.meta));
     ComputeEvent e = cluster.take();
     assertThat(e).isInstanceOf(ComputeEvent.CommandFailed.class);
     assertThat(((ComputeEvent.CommandFailed) e).reason())
@@ -342,13 +357,17 @@ class DmlNodeTest {
     Row ofB = rows(0, 100).stream().filter(r -> owners()[vnodeOf(r)] == ACTOR_B).findFirst().get();
     Row ofA = rows(0, 100).stream().filter(r -> owners()[vnodeOf(r)] == ACTOR_A).findFirst().get();
 
-    String reason = failure(cluster.controlA, TABLE, List.of(ofA, ofB));
+    String reason = failure(cluster.controlA, TABLE, inserts(table().types(), List.of(ofA, ofB)));
     assertThat(reason)
-        .contains("node 1", "table 300", "vnode " + vnodeOf(ofB), "no actor here owns", "31");
-    assertThat(failure(cluster.controlA, 999, List.of(ofA)))
-        .contains("table 999 has no DML actor on this node");
-    assertThat(failure(cluster.controlA, TABLE, List.of(Row.of("x", 1L))))
-        .contains("column 0", "x", "is not a bigint");
+        .contains("node 1", "table 300", "vnode " + vnodeOf(ofB), "which actor 31 does not own");
+    assertThat(failure(cluster.controlA, 999, inserts(table().types(), List.of(ofA))))
+        .contains("table 999 has no DML actor 31 on this node");
+    assertThat(
+            failure(
+                cluster.controlA,
+                TABLE,
+                inserts(List.of(DataType.VARCHAR, DataType.BIGINT), List.of(Row.of("x", 1L)))))
+        .contains("table 300", "a chunk of columns [character varying", "the table's are");
 
     barrierAndWait(2);
     assertThat(TestJob.SINK_ROWS.getOrDefault(ACTOR_A, List.of()))
@@ -356,11 +375,10 @@ class DmlNodeTest {
         .isEmpty();
   }
 
-  private static String failure(ActorRef<ControlMessage> control, int table, List<Row> inserts)
+  private static String failure(ActorRef<ControlMessage> control, int table, StreamChunk chunk)
       throws Exception {
     control.tell(
-        new ComputeRequest.WriteDml(
-            cluster.nextRequestId(), table, List.of(), inserts, cluster.meta));
+        new ComputeRequest.WriteDml(cluster.nextRequestId(), table, ACTOR_A, chunk, cluster.meta));
     ComputeEvent e = cluster.take();
     assertThat(e).isInstanceOf(ComputeEvent.CommandFailed.class);
     return ((ComputeEvent.CommandFailed) e).reason();

@@ -165,6 +165,23 @@ public final class BatchEngine implements AutoCloseable {
 
   /** Runs a query with its parameters (one per {@code ?}, Tideway values). */
   public Result query(String sql, List<Object> params) {
+    List<Object[]> rows = new ArrayList<>();
+    List<Column> cols = stream(sql, params, c -> rows::add);
+    return new Result(cols, rows);
+  }
+
+  /**
+   * Runs a query and hands its rows one at a time, as they are computed, to the consumer {@code
+   * open} returns for the result columns; nothing of the result is held here, so a query of any
+   * size streams through. An exception thrown by the consumer ends the query and propagates
+   * (translated when it is not already a {@link PgException}).
+   *
+   * @return the result columns
+   */
+  public List<Column> stream(
+      String sql,
+      List<Object> params,
+      java.util.function.Function<List<Column>, Consumer<Object[]>> open) {
     try {
       PreparedStatement ps = prepared(sql);
       ps.clearParameters();
@@ -174,15 +191,15 @@ public final class BatchEngine implements AutoCloseable {
       running = ps;
       try (ResultSet rs = ps.executeQuery()) {
         List<Column> cols = columns(sql, rs.getMetaData());
-        List<Object[]> rows = new ArrayList<>();
+        Consumer<Object[]> sink = open.apply(cols);
         while (rs.next()) {
           Object[] row = new Object[cols.size()];
           for (int i = 0; i < row.length; i++) {
             row[i] = CalciteValues.read(rs, i + 1, cols.get(i).type());
           }
-          rows.add(row);
+          sink.accept(row);
         }
-        return new Result(cols, rows);
+        return cols;
       } finally {
         running = null;
       }

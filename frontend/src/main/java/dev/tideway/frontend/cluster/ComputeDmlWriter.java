@@ -1,6 +1,8 @@
 package dev.tideway.frontend.cluster;
 
 import dev.tideway.common.check.Checks;
+import dev.tideway.common.chunk.Op;
+import dev.tideway.common.chunk.StreamChunk;
 import dev.tideway.common.plan.StreamNode;
 import dev.tideway.common.plan.StreamPlanNode;
 import dev.tideway.common.plan.TableDesc;
@@ -20,145 +22,303 @@ import dev.tideway.protocol.compute.ComputeBridge;
 import dev.tideway.protocol.compute.ComputeEvent;
 import dev.tideway.protocol.compute.ComputeRequest;
 import dev.tideway.protocol.compute.DmlRouter;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
- * The frontend's writes into tables: splits the rows by the vnode of their distribution key into
- * the table's {@code Dml} actors (from the catalog's fragment graph), sends each node one {@code
- * WriteDml} with its share, and returns once every node's actors took their rows, with each node's
- * acknowledgement naming the generation and epoch the rows joined (they become visible with the
- * checkpoint that commits that epoch). A share a node discarded before its actors took it (the node
- * reset for a recovery, or is still building the table's actors) is in no epoch and is sent again
- * until the write timeout.
+ * The frontend's writes into tables, streamed: a statement's rows are routed by the vnode of their
+ * distribution key to the table's {@code Dml} actors (from the catalog's fragment graph) and cut
+ * into columnar chunks per actor ({@link DmlRouter}); each chunk is one {@code WriteDml} to its
+ * actor's node, acknowledged with the generation and epoch it joined once the actor took it. A
+ * statement keeps at most {@link #WINDOW} chunks unacknowledged, so a statement of any size streams
+ * through memory bounded by the window times the chunk size, and the node holds no more of it.
  *
- * <p>Thread-safe.
+ * <p>Chunks are cut to {@link #CHUNK_ROWS} rows or a quarter of the largest message Pekko carries
+ * ({@code maximum-large-frame-size}), whichever comes first. A chunk the node discarded before its
+ * actor took it (the node reset for a recovery, or is still building the table's actors) is in no
+ * epoch and is sent again, re-routed when the actors moved, until it has waited {@link
+ * #WRITE_TIMEOUT_S} seconds without an answer.
+ *
+ * <p>Thread-safe; each {@link Write} is confined to its session's thread.
  */
 public final class ComputeDmlWriter implements DmlWriter {
-  private static final long WRITE_TIMEOUT_S = 60;
+  /** How long one chunk may go unacknowledged (sent again or not) before the statement fails. */
+  static final long WRITE_TIMEOUT_S = 60;
+
+  /**
+   * Rows per chunk at most (the DML actor's own chunk size, so it passes chunks on as they are).
+   */
+  public static final int CHUNK_ROWS = 1024;
+
+  /** Chunks a statement keeps unacknowledged at most. */
+  public static final int WINDOW = 16;
 
   private final ComputeBridge bridge;
   private final MetaAccess meta;
   private final PlanCodec codec;
   private final Clock clock;
+  private final int chunkRows;
+  private final long chunkBytes;
+  private final int window;
 
   public ComputeDmlWriter(ComputeBridge bridge, MetaAccess meta, PlanCodec codec, Clock clock) {
+    this(bridge, meta, codec, clock, CHUNK_ROWS, bridge.largeFrameBytes() / 4, WINDOW);
+  }
+
+  /** A writer with its own chunk size and window (tests cross small frames with it). */
+  public ComputeDmlWriter(
+      ComputeBridge bridge,
+      MetaAccess meta,
+      PlanCodec codec,
+      Clock clock,
+      int chunkRows,
+      long chunkBytes,
+      int window) {
+    Checks.checkArgument(window > 0, "DML window %s", window);
     this.clock = clock;
     this.bridge = bridge;
     this.meta = meta;
     this.codec = codec;
+    this.chunkRows = chunkRows;
+    this.chunkBytes = chunkBytes;
+    this.window = window;
   }
 
   /** Where a table's rows go: its layout and, per vnode, the Dml actor and its node. */
-  private record Route(TableDesc table, int[] actorByVnode, Map<Integer, String> nodeOfActor) {}
+  private record Route(
+      TableDesc table, int rowIdIndex, int[] actorByVnode, Map<Integer, String> nodeOfActor) {}
 
   @Override
-  public List<WriteAck> write(int tableId, List<Row> deletes, List<Row> inserts) {
-    CatalogState state =
-        meta.catalog()
-            .orElseThrow(() -> PgException.error("57P03", "the meta service is not ready"));
-    Route route = route(state, tableId);
-    TableDesc t = route.table();
-    int rowId = -1;
-    for (int i = 0; i < t.columns().size(); i++) {
-      if (t.columns().get(i).name().equals(Relation.ROW_ID)) {
-        rowId = i;
+  public Write begin(int tableId) {
+    return new StreamingWrite(tableId, route(catalog(), tableId));
+  }
+
+  /** A chunk sent and not acknowledged yet. */
+  private static final class InFlight {
+    final int actorId;
+    final StreamChunk chunk;
+    final long firstSentNanos;
+    CompletableFuture<ComputeEvent> answer;
+
+    InFlight(int actorId, StreamChunk chunk, long firstSentNanos) {
+      this.actorId = actorId;
+      this.chunk = chunk;
+      this.firstSentNanos = firstSentNanos;
+    }
+  }
+
+  private final class StreamingWrite implements Write {
+    private final int tableId;
+    private Route route;
+    private final DmlRouter router;
+    private final ArrayDeque<InFlight> inFlight = new ArrayDeque<>();
+
+    /** Rows acknowledged per (table, 0, generation, epoch). */
+    private final Map<WriteAck, Long> acks = new LinkedHashMap<>();
+
+    private long sent;
+    private boolean done;
+
+    StreamingWrite(int tableId, Route route) {
+      this.tableId = tableId;
+      this.route = route;
+      this.router = routerFor(route);
+    }
+
+    private DmlRouter routerFor(Route r) {
+      return new DmlRouter(
+          r.table().types(),
+          r.table().distributionKey().stream().mapToInt(Integer::intValue).toArray(),
+          r.rowIdIndex(),
+          r.actorByVnode(),
+          chunkRows,
+          chunkBytes,
+          s -> send(s.actorId(), s.chunk(), clock.nanoTime()));
+    }
+
+    @Override
+    public void delete(Row row) {
+      routed(() -> router.delete(row));
+    }
+
+    @Override
+    public void insert(Row row) {
+      routed(() -> router.insert(row));
+    }
+
+    @Override
+    public void update(Row before, Row after) {
+      routed(() -> router.update(before, after));
+    }
+
+    private void routed(Runnable step) {
+      Checks.checkState(!done, "table %s: write already finished", tableId);
+      try {
+        step.run();
+      } catch (DmlRouter.RowTooLargeException e) {
+        throw PgException.error(SqlState.PROGRAM_LIMIT_EXCEEDED, e.getMessage());
+      } catch (IllegalArgumentException e) {
+        throw PgException.error(SqlState.DATATYPE_MISMATCH, e.getMessage());
       }
     }
-    Map<Integer, DmlRouter.Part> parts;
-    try {
-      parts =
-          DmlRouter.split(
-              t.types(),
-              t.distributionKey().stream().mapToInt(Integer::intValue).toArray(),
-              rowId,
+
+    @Override
+    public long rowsSent() {
+      return sent;
+    }
+
+    @Override
+    public List<WriteAck> finish() {
+      routed(router::flush);
+      while (!inFlight.isEmpty()) {
+        settleOldest();
+      }
+      done = true;
+      List<WriteAck> out = new ArrayList<>();
+      acks.forEach(
+          (k, rows) -> out.add(new WriteAck(k.tableId(), rows, k.generation(), k.epoch())));
+      return out;
+    }
+
+    @Override
+    public void abort() {
+      done = true;
+      inFlight.forEach(f -> f.answer.cancel(false)); // forget the requests
+      inFlight.clear();
+    }
+
+    /** Sends one chunk, first waiting while the window is full. */
+    private void send(int actorId, StreamChunk chunk, long firstSentNanos) {
+      while (inFlight.size() >= window) {
+        settleOldest();
+      }
+      InFlight f = new InFlight(actorId, chunk, firstSentNanos);
+      post(f);
+      inFlight.add(f);
+      sent += chunk.cardinality();
+    }
+
+    private void post(InFlight f) {
+      String node = route.nodeOfActor().get(f.actorId);
+      f.answer =
+          bridge.request(
+              node,
+              id -> new ComputeRequest.WriteDml(id, tableId, f.actorId, f.chunk, bridge.replyTo()));
+    }
+
+    /** Waits for the oldest chunk's answer: records it, or sends the chunk again, or fails. */
+    private void settleOldest() {
+      InFlight f = inFlight.poll();
+      ComputeEvent e = await(f);
+      if (e instanceof ComputeEvent.DmlWritten w) {
+        acks.merge(new WriteAck(tableId, 0, w.generation(), w.epoch()), w.rows(), Long::sum);
+        return;
+      }
+      String reason = e instanceof ComputeEvent.CommandFailed c ? c.reason() : "answered " + e;
+      boolean retryable = reason.contains("no DML actor") || reason.contains("write discarded");
+      if (!retryable
+          || clock.nanoTime() - f.firstSentNanos > TimeUnit.SECONDS.toNanos(WRITE_TIMEOUT_S)) {
+        abort();
+        throw PgException.error(
+            SqlState.INTERNAL_ERROR, "write into table " + tableId + " failed: " + reason);
+      }
+      // the node is (re)building its actors (recovery, a new table) or dropped them before they
+      // took the chunk: it joined no epoch, so it goes again, to where its rows live now
+      try {
+        clock.sleepMillis(100);
+      } catch (InterruptedException ie) {
+        Thread.currentThread().interrupt();
+        abort();
+        throw PgException.error(SqlState.QUERY_CANCELED, "interrupted while writing");
+      }
+      route = route(meta.catalog().orElse(null), tableId);
+      if (route.nodeOfActor().containsKey(f.actorId)) {
+        post(f);
+        inFlight.add(f);
+        return;
+      }
+      // its actor is gone (actors keep their ids and vnodes when a recovery moves them, so this is
+      // a table rebuilt with other actors): route the chunk's rows afresh, keeping their deadline
+      DmlRouter again =
+          new DmlRouter(
+              route.table().types(),
+              route.table().distributionKey().stream().mapToInt(Integer::intValue).toArray(),
+              route.rowIdIndex(),
               route.actorByVnode(),
-              deletes,
-              inserts);
-    } catch (IllegalArgumentException e) {
-      throw PgException.error(SqlState.DATATYPE_MISMATCH, e.getMessage());
+              chunkRows,
+              chunkBytes,
+              s -> {
+                InFlight g = new InFlight(s.actorId(), s.chunk(), f.firstSentNanos);
+                post(g);
+                inFlight.add(g);
+              });
+      replay(f.chunk, again);
+      again.flush();
     }
-    List<WriteAck> out = new ArrayList<>();
-    long deadline = clock.nanoTime() + TimeUnit.SECONDS.toNanos(WRITE_TIMEOUT_S);
-    Map<Integer, DmlRouter.Part> pending = new TreeMap<>(parts);
-    while (!pending.isEmpty()) {
-      Map<Integer, CompletableFuture<ComputeEvent>> acks = new TreeMap<>();
-      for (Map.Entry<Integer, DmlRouter.Part> p : pending.entrySet()) {
-        String node = route.nodeOfActor().get(p.getKey());
-        List<Row> d = p.getValue().deletes();
-        List<Row> i = p.getValue().inserts();
-        int actor = p.getKey();
-        acks.put(
-            actor,
-            bridge.request(
-                node,
-                id -> new ComputeRequest.WriteDml(id, tableId, actor, d, i, bridge.replyTo())));
-      }
-      Map<Integer, DmlRouter.Part> retry = new TreeMap<>();
-      for (Map.Entry<Integer, CompletableFuture<ComputeEvent>> a : acks.entrySet()) {
-        ComputeEvent e = await(a.getValue(), tableId, deadline);
-        if (e instanceof ComputeEvent.CommandFailed f
-            && (f.reason().contains("no DML actor") || f.reason().contains("write discarded"))
-            && clock.nanoTime() < deadline) {
-          // the node is (re)building its actors (recovery, a new table) or dropped them before
-          // they took the rows: none of them joined an epoch, so they go again
-          retry.put(a.getKey(), pending.get(a.getKey()));
-        } else {
-          out.add(ackOf(e, tableId));
-        }
-      }
-      pending = retry;
-      if (!pending.isEmpty()) {
-        try {
-          clock.sleepMillis(100);
-        } catch (InterruptedException ie) {
-          Thread.currentThread().interrupt();
-          throw PgException.error(SqlState.QUERY_CANCELED, "interrupted while writing");
-        }
-        // a recovery may have moved the actors of a lost node
-        route = route(meta.catalog().orElse(state), tableId);
-      }
-    }
-    return out;
-  }
 
-  private ComputeEvent await(CompletableFuture<ComputeEvent> ack, int tableId, long deadline) {
-    try {
-      return ack.get(Math.max(1, deadline - clock.nanoTime()), TimeUnit.NANOSECONDS);
-    } catch (InterruptedException ie) {
-      Thread.currentThread().interrupt();
-      throw PgException.error(SqlState.QUERY_CANCELED, "interrupted while writing");
-    } catch (java.util.concurrent.TimeoutException ex) {
-      ack.cancel(false); // forget the request
-      throw PgException.error(
-          SqlState.INTERNAL_ERROR,
-          "write into table "
-              + tableId
-              + ": no acknowledgement within "
-              + WRITE_TIMEOUT_S
-              + " s (the table's actors are behind); its rows may still be applied");
-    } catch (Exception ex) {
-      throw PgException.error(
-          SqlState.INTERNAL_ERROR, "write into table " + tableId + " failed: " + ex.getMessage());
+    private ComputeEvent await(InFlight f) {
+      long deadline = f.firstSentNanos + TimeUnit.SECONDS.toNanos(WRITE_TIMEOUT_S);
+      try {
+        return f.answer.get(Math.max(1, deadline - clock.nanoTime()), TimeUnit.NANOSECONDS);
+      } catch (InterruptedException ie) {
+        Thread.currentThread().interrupt();
+        abort();
+        throw PgException.error(SqlState.QUERY_CANCELED, "interrupted while writing");
+      } catch (TimeoutException ex) {
+        abort();
+        throw PgException.error(
+            SqlState.INTERNAL_ERROR,
+            "write into table "
+                + tableId
+                + ": no acknowledgement within "
+                + WRITE_TIMEOUT_S
+                + " s (the table's actors are behind); "
+                + sent
+                + " row(s) of this statement were sent and may still be applied");
+      } catch (ExecutionException ex) {
+        abort();
+        Throwable c = ex.getCause() == null ? ex : ex.getCause();
+        throw PgException.error(
+            SqlState.INTERNAL_ERROR, "write into table " + tableId + " failed: " + c.getMessage());
+      }
     }
   }
 
-  private static WriteAck ackOf(ComputeEvent e, int tableId) {
-    if (e instanceof ComputeEvent.DmlWritten w) {
-      return new WriteAck(tableId, w.rows(), w.generation(), w.epoch());
+  /** Feeds {@code chunk}'s rows, with their ops, to {@code router}. */
+  private static void replay(StreamChunk chunk, DmlRouter router) {
+    for (int i = 0; i < chunk.size(); i++) {
+      Op op = chunk.op(i);
+      Row row = chunk.row(i);
+      switch (op) {
+        case INSERT -> router.insert(row);
+        case DELETE -> router.delete(row);
+        case UPDATE_DELETE -> {
+          router.update(row, chunk.row(i + 1));
+          i++;
+        }
+        default -> throw new IllegalStateException("U+ without its U- at row " + i);
+      }
     }
-    String reason = e instanceof ComputeEvent.CommandFailed f ? f.reason() : "answered " + e;
-    throw PgException.error(
-        SqlState.INTERNAL_ERROR, "write into table " + tableId + " failed: " + reason);
+  }
+
+  private CatalogState catalog() {
+    return meta.catalog()
+        .orElseThrow(() -> PgException.error("57P03", "the meta service is not ready"));
   }
 
   private Route route(CatalogState state, int tableId) {
+    if (state == null) {
+      state = catalog();
+    }
     CatalogObject o = state.objects().get(tableId);
     if (o == null) {
       throw PgException.error(SqlState.UNDEFINED_TABLE, "table " + tableId + " does not exist");
@@ -181,7 +341,14 @@ public final class ComputeDmlWriter implements DmlWriter {
           }
         }
       }
-      return new Route(state.tableDesc(codec, tableId), actorByVnode, nodes);
+      TableDesc t = state.tableDesc(codec, tableId);
+      int rowId = -1;
+      for (int i = 0; i < t.columns().size(); i++) {
+        if (t.columns().get(i).name().equals(Relation.ROW_ID)) {
+          rowId = i;
+        }
+      }
+      return new Route(t, rowId, actorByVnode, nodes);
     }
     throw PgException.error(
         SqlState.FEATURE_NOT_SUPPORTED, "\"" + o.name() + "\" is not a table that accepts DML");

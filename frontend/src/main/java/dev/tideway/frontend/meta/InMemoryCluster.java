@@ -351,7 +351,45 @@ public final class InMemoryCluster implements MetaClient, BatchReader, DmlWriter
   }
 
   @Override
-  public synchronized List<WriteAck> write(int tableId, List<Row> deletes, List<Row> inserts) {
+  public Write begin(int tableId) {
+    List<Row> deletes = new ArrayList<>();
+    List<Row> inserts = new ArrayList<>();
+    return new Write() {
+      @Override
+      public void delete(Row row) {
+        deletes.add(row);
+      }
+
+      @Override
+      public void insert(Row row) {
+        inserts.add(row);
+      }
+
+      @Override
+      public void update(Row before, Row after) {
+        deletes.add(before);
+        inserts.add(after);
+      }
+
+      @Override
+      public long rowsSent() {
+        return 0;
+      }
+
+      @Override
+      public List<WriteAck> finish() {
+        return apply(tableId, deletes, inserts);
+      }
+
+      @Override
+      public void abort() {
+        deletes.clear();
+        inserts.clear();
+      }
+    };
+  }
+
+  private synchronized List<WriteAck> apply(int tableId, List<Row> deletes, List<Row> inserts) {
     List<Row> withIds = inserts.stream().map(row -> assignRowId(tableId, row)).toList();
     State after =
         state.updateAndGet(

@@ -35,6 +35,9 @@ import java.util.TreeMap;
 final class DmlRunner {
   static final String INTERNAL_SCHEMA = "tideway_internal";
 
+  /** Rows a statement holds back before it starts streaming (see {@link Sink}). */
+  static final int STREAM_AFTER = 65_536;
+
   private final MetaClient meta;
   private final DmlWriter writer;
   private final BatchEngine engine;
@@ -123,32 +126,45 @@ final class DmlRunner {
     Relation r = target(ins.table(), "insert into");
     List<ColumnDesc> all = r.table().columns();
     List<Integer> targets = targets(ins, r);
-    BatchEngine.Result src = engine.query(typedSource(ins), params);
-    if (src.columns().size() > targets.size()) {
-      throw PgException.error(
-          SqlState.SYNTAX_ERROR, "INSERT has more expressions than target columns");
+    int[] at = targets.stream().mapToInt(Integer::intValue).toArray();
+    Sink sink = new Sink(r);
+    try {
+      engine.stream(
+          typedSource(ins),
+          params,
+          cols -> {
+            if (cols.size() > at.length) {
+              throw PgException.error(
+                  SqlState.SYNTAX_ERROR, "INSERT has more expressions than target columns");
+            }
+            if (cols.size() < at.length) {
+              throw PgException.error(
+                  SqlState.SYNTAX_ERROR, "INSERT has more target columns than expressions");
+            }
+            Coercion[] coerce = new Coercion[at.length];
+            for (int i = 0; i < at.length; i++) {
+              coerce[i] = Coercion.of(all.get(at[i]), cols.get(i).type());
+            }
+            return v -> {
+              Object[] full = new Object[all.size()];
+              for (int i = 0; i < at.length; i++) {
+                full[at[i]] = coerce[i].apply(v[i]);
+              }
+              checkPk(r, full);
+              sink.insert(Row.wrap(full));
+            };
+          });
+      return "INSERT 0 " + sink.finish();
+    } catch (RuntimeException e) {
+      throw sink.failed(e);
     }
-    if (src.columns().size() < targets.size()) {
-      throw PgException.error(
-          SqlState.SYNTAX_ERROR, "INSERT has more target columns than expressions");
-    }
-    List<Row> rows = new ArrayList<>();
-    for (Object[] v : src.rows()) {
-      Object[] full = new Object[all.size()];
-      for (int i = 0; i < targets.size(); i++) {
-        full[targets.get(i)] = coerce(all.get(targets.get(i)), v[i], src.columns().get(i).type());
-      }
-      checkPk(r, full);
-      rows.add(Row.wrap(full));
-    }
-    write(r, List.of(), rows);
-    return "INSERT 0 " + rows.size();
   }
 
   String update(Statement.Update up, List<Object> params) {
     Relation r = target(up.table(), "update");
     List<ColumnDesc> all = r.table().columns();
     int[] cols = new int[up.columns().size()];
+    boolean keyChanges = false;
     for (int i = 0; i < cols.length; i++) {
       cols[i] = -1;
       for (int j = 0; j < all.size(); j++) {
@@ -166,49 +182,163 @@ final class DmlRunner {
                 + r.name()
                 + "\" does not exist");
       }
+      int col = cols[i];
+      keyChanges |= r.table().pk().stream().anyMatch(o -> o.index() == col);
     }
-    BatchEngine.Result res = engine.query(selectFor(up), params);
+    // An update that may change a key deletes every old row before it inserts a new one (an old
+    // row may hold a key a new row takes); otherwise each row is an update pair, streamed.
+    boolean pairs = !keyChanges;
     List<Row> olds = new ArrayList<>();
     List<Row> news = new ArrayList<>();
-    for (Object[] v : res.rows()) {
-      Object[] old = new Object[all.size()];
-      for (int i = 0; i < all.size(); i++) {
-        old[i] = CalciteValues.coerce(all.get(i).type(), v[i]);
-      }
-      Object[] nw = old.clone();
-      for (int i = 0; i < cols.length; i++) {
-        nw[cols[i]] =
-            coerce(all.get(cols[i]), v[all.size() + i], res.columns().get(all.size() + i).type());
-      }
-      checkPk(r, nw);
-      olds.add(Row.wrap(old));
-      news.add(Row.wrap(nw));
+    Sink sink = new Sink(r);
+    try {
+      engine.stream(
+          selectFor(up),
+          params,
+          res -> {
+            Coercion[] coerce = new Coercion[cols.length];
+            for (int i = 0; i < cols.length; i++) {
+              coerce[i] = Coercion.of(all.get(cols[i]), res.get(all.size() + i).type());
+            }
+            return v -> {
+              Object[] old = new Object[all.size()];
+              for (int i = 0; i < all.size(); i++) {
+                old[i] = CalciteValues.coerce(all.get(i).type(), v[i]);
+              }
+              Object[] nw = old.clone();
+              for (int i = 0; i < cols.length; i++) {
+                nw[cols[i]] = coerce[i].apply(v[all.size() + i]);
+              }
+              checkPk(r, nw);
+              if (pairs) {
+                sink.update(Row.wrap(old), Row.wrap(nw));
+              } else {
+                olds.add(Row.wrap(old));
+                news.add(Row.wrap(nw));
+              }
+            };
+          });
+      olds.forEach(sink::delete);
+      news.forEach(sink::insert);
+      long n = sink.finish();
+      return "UPDATE " + (pairs ? n : n / 2);
+    } catch (RuntimeException e) {
+      throw sink.failed(e);
     }
-    write(r, olds, news);
-    return "UPDATE " + olds.size();
   }
 
   String delete(Statement.Delete del, List<Object> params) {
     Relation r = target(del.table(), "delete from");
     List<ColumnDesc> all = r.table().columns();
-    BatchEngine.Result res = engine.query(selectFor(del), params);
-    List<Row> olds = new ArrayList<>();
-    for (Object[] v : res.rows()) {
-      Object[] old = new Object[all.size()];
-      for (int i = 0; i < all.size(); i++) {
-        old[i] = CalciteValues.coerce(all.get(i).type(), v[i]);
-      }
-      olds.add(Row.wrap(old));
+    Sink sink = new Sink(r);
+    try {
+      engine.stream(
+          selectFor(del),
+          params,
+          res ->
+              v -> {
+                Object[] old = new Object[all.size()];
+                for (int i = 0; i < all.size(); i++) {
+                  old[i] = CalciteValues.coerce(all.get(i).type(), v[i]);
+                }
+                sink.delete(Row.wrap(old));
+              });
+      return "DELETE " + sink.finish();
+    } catch (RuntimeException e) {
+      throw sink.failed(e);
     }
-    write(r, olds, List.of());
-    return "DELETE " + olds.size();
   }
 
-  private void write(Relation r, List<Row> deletes, List<Row> inserts) {
-    if (deletes.isEmpty() && inserts.isEmpty()) {
-      return;
+  /**
+   * One statement's rows on their way to the {@link DmlWriter}. The first {@link #STREAM_AFTER}
+   * rows are held back, so a statement of that size that fails (a value out of range, a NULL key)
+   * writes nothing; a larger one streams from then on, and a failure after that point says how many
+   * of its rows were already sent.
+   */
+  private final class Sink {
+    private final Relation relation;
+    private final List<Object[]> held = new ArrayList<>();
+    private DmlWriter.Write write;
+    private long rows;
+
+    Sink(Relation relation) {
+      this.relation = relation;
     }
-    for (WriteAck a : writer.write(r.id(), deletes, inserts)) {
+
+    void insert(Row row) {
+      add(new Object[] {row, null});
+    }
+
+    void delete(Row row) {
+      add(new Object[] {null, row});
+    }
+
+    void update(Row before, Row after) {
+      add(new Object[] {after, before});
+    }
+
+    private void add(Object[] change) {
+      rows++;
+      if (write == null) {
+        held.add(change);
+        if (held.size() <= STREAM_AFTER) {
+          return;
+        }
+        write = writer.begin(relation.id());
+        held.forEach(this::send);
+        held.clear();
+        return;
+      }
+      send(change);
+    }
+
+    private void send(Object[] c) {
+      Row after = (Row) c[0];
+      Row before = (Row) c[1];
+      if (after != null && before != null) {
+        write.update(before, after);
+      } else if (after != null) {
+        write.insert(after);
+      } else {
+        write.delete(before);
+      }
+    }
+
+    /** Sends what is held, waits for every row, and records the acknowledgements; the row count. */
+    long finish() {
+      if (rows == 0) {
+        return 0;
+      }
+      if (write == null) {
+        write = writer.begin(relation.id());
+        held.forEach(this::send);
+        held.clear();
+      }
+      record(relation, write.finish());
+      return rows;
+    }
+
+    /** {@code e}, after giving up the write, with how many rows were already sent. */
+    RuntimeException failed(RuntimeException e) {
+      if (write == null) {
+        return e;
+      }
+      long sent = write.rowsSent();
+      write.abort();
+      if (sent == 0 || !(e instanceof PgException pe)) {
+        return e;
+      }
+      return pe.withDetail(
+          sent
+              + " row change(s) of this statement were already written before it failed (a"
+              + " statement of more than "
+              + STREAM_AFTER
+              + " rows is applied as it streams)");
+    }
+  }
+
+  private void record(Relation r, List<WriteAck> acks) {
+    for (WriteAck a : acks) {
       // one entry per (table, generation, epoch): a session writing for hours between FLUSHes
       // keeps one per epoch, not one per statement
       unflushed.merge(new WriteAck(a.tableId(), 0, a.generation(), a.epoch()), a.rows(), Long::sum);
@@ -277,6 +407,45 @@ final class DmlRunner {
                 + r.name()
                 + "\" violates not-null constraint");
       }
+    }
+  }
+
+  /**
+   * The assignment cast of values of type {@code from} into column {@code c}, chosen once per
+   * result column: integral and same-type values take a direct path (a range check at most); the
+   * rest go through {@link #coerce}.
+   */
+  @FunctionalInterface
+  interface Coercion {
+    Object apply(Object v);
+
+    static Coercion of(ColumnDesc c, DataType from) {
+      TypeId to = c.type().id();
+      boolean integralFrom =
+          from.id() == TypeId.SMALLINT || from.id() == TypeId.INT || from.id() == TypeId.BIGINT;
+      if (integralFrom && to == TypeId.BIGINT) {
+        return v -> v == null ? null : ((Number) v).longValue();
+      }
+      if (integralFrom && (to == TypeId.INT || to == TypeId.SMALLINT)) {
+        long min = to == TypeId.INT ? Integer.MIN_VALUE : Short.MIN_VALUE;
+        long max = to == TypeId.INT ? Integer.MAX_VALUE : Short.MAX_VALUE;
+        return v -> {
+          if (v == null) {
+            return null;
+          }
+          long l = ((Number) v).longValue();
+          if (l < min || l > max) {
+            throw PgException.error(
+                SqlState.NUMERIC_VALUE_OUT_OF_RANGE,
+                c.type().sqlName().toLowerCase() + " out of range for column \"" + c.name() + "\"");
+          }
+          return to == TypeId.INT ? (Object) (int) l : (Object) (short) l;
+        };
+      }
+      if (to == TypeId.VARCHAR && from.id() == TypeId.VARCHAR) {
+        return v -> v;
+      }
+      return v -> coerce(c, v, from);
     }
   }
 

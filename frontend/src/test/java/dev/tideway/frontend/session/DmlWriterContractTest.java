@@ -15,8 +15,9 @@ import org.junit.jupiter.api.Test;
 /**
  * What the frontend sends to {@link DmlWriter}, the contract a compute node's Dml executor relies
  * on: full rows with hidden columns; a table without a primary key gets {@code _row_id} NULL on
- * INSERT (the Dml executor fills it) and its stored value on UPDATE/DELETE; UPDATE is deletes of
- * the old rows then inserts of the new ones, in one call.
+ * INSERT (the Dml executor fills it) and its stored value on UPDATE/DELETE; an UPDATE that keeps
+ * the key is one update pair per row, one that may change it deletes every old row before it
+ * inserts a new one; each statement is one write.
  */
 class DmlWriterContractTest {
   record Write(int tableId, List<List<Object>> deletes, List<List<Object>> inserts) {}
@@ -26,13 +27,50 @@ class DmlWriterContractTest {
   }
 
   @Test
-  void insertSendsNullRowIdAndUpdateSendsDeletesThenInsertsWithTheStoredRowId() {
+  void insertSendsNullRowIdAndUpdateSendsPairsWithTheStoredRowId() {
     InMemoryCluster cluster = new InMemoryCluster(Clock.system());
     List<Write> writes = new ArrayList<>();
     DmlWriter recording =
-        (tableId, deletes, inserts) -> {
-          writes.add(new Write(tableId, values(deletes), values(inserts)));
-          return cluster.write(tableId, deletes, inserts);
+        tableId -> {
+          DmlWriter.Write inner = cluster.begin(tableId);
+          List<Row> deletes = new ArrayList<>();
+          List<Row> inserts = new ArrayList<>();
+          return new DmlWriter.Write() {
+            @Override
+            public void delete(Row row) {
+              deletes.add(row);
+              inner.delete(row);
+            }
+
+            @Override
+            public void insert(Row row) {
+              inserts.add(row);
+              inner.insert(row);
+            }
+
+            @Override
+            public void update(Row before, Row after) {
+              deletes.add(before);
+              inserts.add(after);
+              inner.update(before, after);
+            }
+
+            @Override
+            public long rowsSent() {
+              return inner.rowsSent();
+            }
+
+            @Override
+            public List<dev.tideway.frontend.meta.WriteAck> finish() {
+              writes.add(new Write(tableId, values(deletes), values(inserts)));
+              return inner.finish();
+            }
+
+            @Override
+            public void abort() {
+              inner.abort();
+            }
+          };
         };
     PgSession s = new Frontend(cluster, cluster, recording).open("root", "dev");
     run(s, "CREATE TABLE ev (kind VARCHAR, n INT)");

@@ -3,6 +3,8 @@ package dev.tideway.protocol.compute;
 import dev.tideway.barrier.control.BarrierCompleted;
 import dev.tideway.barrier.control.InjectBarrier;
 import dev.tideway.barrier.control.NodeFailure;
+import dev.tideway.common.serde.SerdeException;
+import dev.tideway.common.serde.TidewayPekkoSerializer;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -14,6 +16,7 @@ import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorRefResolver;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Props;
+import org.apache.pekko.actor.typed.javadsl.Adapter;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.cluster.ClusterEvent;
 import org.apache.pekko.cluster.typed.Cluster;
@@ -35,6 +38,9 @@ import org.slf4j.LoggerFactory;
 public final class ComputeBridge implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ComputeBridge.class);
   private static final String CONTROL_PATH = "/user/compute";
+
+  /** The cluster role of compute nodes. */
+  public static final String COMPUTE_ROLE = "compute";
 
   /** Receives what the nodes report (on a Pekko dispatcher thread). */
   public interface Listener {
@@ -59,7 +65,7 @@ public final class ComputeBridge implements AutoCloseable {
 
   private volatile Listener listener;
 
-  private record Pending(String node, CompletableFuture<ComputeEvent> answer) {}
+  private record Pending(String node, Object request, CompletableFuture<ComputeEvent> answer) {}
 
   /**
    * The longest a request waits for its answer before it fails with a {@link
@@ -93,7 +99,7 @@ public final class ComputeBridge implements AutoCloseable {
         system.systemActorOf(
             Behaviors.<ClusterEvent.MemberEvent>receiveMessage(
                 e -> {
-                  if (e instanceof ClusterEvent.MemberRemoved r) {
+                  if (e instanceof ClusterEvent.MemberRemoved r && isCompute(r.member())) {
                     lost(r.member().address().toString(), "was removed from the cluster");
                   }
                   return Behaviors.same();
@@ -104,7 +110,7 @@ public final class ComputeBridge implements AutoCloseable {
         system.systemActorOf(
             Behaviors.<ClusterEvent.ReachabilityEvent>receiveMessage(
                 e -> {
-                  if (e instanceof ClusterEvent.UnreachableMember u) {
+                  if (e instanceof ClusterEvent.UnreachableMember u && isCompute(u.member())) {
                     lost(u.member().address().toString(), "is unreachable");
                   }
                   return Behaviors.same();
@@ -112,10 +118,31 @@ public final class ComputeBridge implements AutoCloseable {
             name + "-reachability",
             Props.empty());
     Cluster cluster = Cluster.get(system);
+    TidewayPekkoSerializer.of(Adapter.toClassic(system)).onTooLarge(this::tooLarge);
     cluster.subscriptions().tell(Subscribe.create(removed, ClusterEvent.MemberEvent.class));
     cluster
         .subscriptions()
         .tell(Subscribe.create(unreachable, ClusterEvent.ReachabilityEvent.class));
+  }
+
+  /**
+   * Only compute nodes answer the bridge: meta and frontend members coming and going are not lost
+   * nodes.
+   */
+  private static boolean isCompute(org.apache.pekko.cluster.Member m) {
+    return m.hasRole(COMPUTE_ROLE);
+  }
+
+  /**
+   * A request Pekko could not fit into its frame (it dropped it): fails its future at once, naming
+   * the message and its size, instead of letting the caller wait for an answer that never comes.
+   */
+  private void tooLarge(Object message, SerdeException e) {
+    long id = requestIdOf(message);
+    Pending p = id < 0 ? null : pending.get(id);
+    if (p != null && p.request() == message) {
+      p.answer().completeExceptionally(e);
+    }
   }
 
   private void lost(String node, String why) {
@@ -129,6 +156,17 @@ public final class ComputeBridge implements AutoCloseable {
 
   public void listen(Listener l) {
     this.listener = l;
+  }
+
+  /**
+   * The largest message Pekko's large-message stream carries here ({@code
+   * pekko.remote.artery.advanced.maximum-large-frame-size}): what a DML chunk must fit.
+   */
+  public long largeFrameBytes() {
+    return system
+        .settings()
+        .config()
+        .getBytes("pekko.remote.artery.advanced.maximum-large-frame-size");
   }
 
   /** The reply-to ref commands carry. */
@@ -150,10 +188,11 @@ public final class ComputeBridge implements AutoCloseable {
       String node, Function<Long, ComputeRequest> command) {
     long id = nextRequest.getAndIncrement();
     CompletableFuture<ComputeEvent> f = new CompletableFuture<>();
-    pending.put(id, new Pending(node, f));
+    ComputeRequest request = command.apply(id);
+    pending.put(id, new Pending(node, request, f));
     f.whenComplete((r, e) -> pending.remove(id));
     f.orTimeout(requestLifetime.toMillis(), TimeUnit.MILLISECONDS);
-    control(node).tell(command.apply(id));
+    (request instanceof ComputeRequest.WriteDml ? dml(node) : control(node)).tell(request);
     return f;
   }
 
@@ -190,6 +229,27 @@ public final class ComputeBridge implements AutoCloseable {
 
   private ActorRef<ComputeRequest> control(String node) {
     return ActorRefResolver.get(system).resolveActorRef(node + CONTROL_PATH);
+  }
+
+  private ActorRef<ComputeRequest> dml(String node) {
+    return ActorRefResolver.get(system)
+        .resolveActorRef(node + "/user/" + ComputeRequest.WriteDml.DML_ACTOR);
+  }
+
+  /** The request id a request carries, or -1 (an inject is answered by completions). */
+  private static long requestIdOf(Object request) {
+    if (request instanceof ComputeRequest.WriteDml w) {
+      return w.requestId();
+    } else if (request instanceof ComputeRequest.BuildActors b) {
+      return b.requestId();
+    } else if (request instanceof ComputeRequest.Compact c) {
+      return c.requestId();
+    } else if (request instanceof ComputeRequest.DropActors d) {
+      return d.requestId();
+    } else if (request instanceof ComputeRequest.ResetForRecovery r) {
+      return r.requestId();
+    }
+    return -1;
   }
 
   private void onEvent(ComputeEvent e) {

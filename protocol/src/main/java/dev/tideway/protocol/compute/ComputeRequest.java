@@ -1,7 +1,8 @@
 package dev.tideway.protocol.compute;
 
 import dev.tideway.barrier.control.InjectBarrier;
-import dev.tideway.common.row.Row;
+import dev.tideway.common.check.Checks;
+import dev.tideway.common.chunk.StreamChunk;
 import dev.tideway.common.serde.TidewayMessage;
 import dev.tideway.storage.api.CompactionJob;
 import java.util.List;
@@ -56,45 +57,33 @@ public sealed interface ComputeRequest extends ControlMessage, TidewayMessage {
   }
 
   /**
-   * Write rows into table {@code tableId} through its DML actors on this node: every row goes to
-   * the actor owning its vnode (by the table's distribution key; inserts whose hidden {@code
-   * _row_id} is NULL go to any of them and get an id there). Answered with {@link
-   * ComputeEvent.DmlWritten} once the rows are enqueued: they belong to the epoch of the next
-   * barrier injected after the answer and are visible once that epoch's checkpoint commits. All or
-   * nothing: {@link ComputeEvent.CommandFailed} when the table has no DML actor here, a row does
-   * not fit the table, a row's vnode is owned by another node (route with {@code DmlRouter.split}),
-   * or an actor's channel is full (retry).
+   * Write one chunk of a statement's rows into table {@code tableId} through its DML actor {@code
+   * actorId} on this node. The chunk holds full rows (hidden columns included) with their ops:
+   * {@code +} inserts, {@code -} deletes by primary key, an update as an adjacent {@code U-}/{@code
+   * U+} pair; every row must hash to a vnode the actor owns (route with {@link DmlRouter}; an
+   * insert whose hidden {@code _row_id} is NULL may go to any actor, which gives it an id of its
+   * own).
    *
-   * @param actorId the one DML actor all rows go to ({@code ANY_ACTOR}: any of this node's); a
-   *     writer that may resend a discarded write names the actor, so the write is one batch, taken
-   *     or discarded whole
-   * @param deletes full rows to delete (by primary key), applied before {@code inserts}
-   * @param inserts full rows to insert
+   * <p>Answered with {@link ComputeEvent.DmlWritten} once the actor took the chunk: its rows belong
+   * to the epoch named there and are visible once that epoch's checkpoint commits. Taken or
+   * discarded whole: {@link ComputeEvent.CommandFailed} when the table has no such DML actor here
+   * (it is being built or rebuilt: send it again) or the actor went away before taking it ("write
+   * discarded": in no epoch, send it again), or when the chunk does not fit the table (not
+   * retryable).
+   *
+   * <p>Sent to the node's {@link #DML_ACTOR} on Pekko's large-message stream, so a stream of chunks
+   * never delays the barriers and commands of {@code /user/compute}; a writer keeps a bounded
+   * number of chunks unanswered (its window), which bounds what a node holds for it.
    */
   record WriteDml(
-      long requestId,
-      int tableId,
-      int actorId,
-      List<Row> deletes,
-      List<Row> inserts,
-      ActorRef<ComputeEvent> replyTo)
+      long requestId, int tableId, int actorId, StreamChunk chunk, ActorRef<ComputeEvent> replyTo)
       implements ComputeRequest {
-    /** The {@code actorId} of a write that any of the node's DML actors of the table may take. */
-    public static final int ANY_ACTOR = -1;
+    /** The node's actor (under {@code /user}) that takes {@code WriteDml}s. */
+    public static final String DML_ACTOR = "compute-dml";
 
     public WriteDml {
-      deletes = List.copyOf(deletes);
-      inserts = List.copyOf(inserts);
-    }
-
-    /** A write to whichever of the node's DML actors own the rows. */
-    public WriteDml(
-        long requestId,
-        int tableId,
-        List<Row> deletes,
-        List<Row> inserts,
-        ActorRef<ComputeEvent> replyTo) {
-      this(requestId, tableId, ANY_ACTOR, deletes, inserts, replyTo);
+      Checks.checkArgument(actorId >= 0, "table %s: write to actor %s", tableId, actorId);
+      Checks.checkNotNull(chunk, "chunk");
     }
   }
 

@@ -2,149 +2,219 @@ package dev.tideway.protocol.compute;
 
 import dev.tideway.common.check.Checks;
 import dev.tideway.common.chunk.Op;
-import dev.tideway.common.chunk.StreamChunk.OpRow;
+import dev.tideway.common.chunk.StreamChunk;
+import dev.tideway.common.chunk.StreamChunkBuilder;
 import dev.tideway.common.row.Row;
 import dev.tideway.common.types.DataType;
 import dev.tideway.common.vnode.VirtualNode;
 import dev.tideway.common.vnode.VnodeHasher;
-import java.util.ArrayList;
+import java.math.BigDecimal;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.stream.IntStream;
 
 /**
- * Splits a {@link DmlBatch} by the actor owning each row's vnode, for the frontend side of DML.
- * Each part keeps its rows in batch order. An update whose old and new rows land on different
- * actors becomes a {@code -} on one and a {@code +} on the other.
+ * Routes one statement's DML rows to a table's DML actors and cuts them into the chunks a writer
+ * sends ({@link ComputeRequest.WriteDml}): each row goes to the actor owning its vnode (by the
+ * table's distribution key) and is appended to that actor's chunk, in the order the rows came; a
+ * chunk is sealed when it holds {@code chunkRows} rows or about {@code chunkBytes} bytes, and at
+ * {@link #flush}.
  *
- * <p>{@link #split} does the same for a write given as deletes and inserts (the node's {@code
- * WriteDml} command), for the sender (route per node) and the node (route per local actor).
+ * <ul>
+ *   <li>An update whose old and new rows land on one actor stays a {@code U-}/{@code U+} pair in
+ *       one chunk; otherwise it is a {@code -} on one actor and a {@code +} on the other.
+ *   <li>An insert of a table with a hidden {@code _row_id} ({@code rowIdIndex >= 0}) that carries
+ *       NULL there has no vnode yet: such rows are spread round-robin over the actors, which give
+ *       each an id in their own vnodes.
+ * </ul>
  *
- * <p>Not thread-safe (reuses a {@link VnodeHasher}); one per writer thread.
+ * <p>Sizes are estimates of the encoded size (fixed-width values at 8 bytes, text at up to 3 bytes
+ * a char): a writer keeps {@code chunkBytes} well below the transport's frame and fails a single
+ * row above it ({@link RowTooLargeException}), which no chunking can send.
+ *
+ * <p>Not thread-safe: one per statement.
  */
 public final class DmlRouter {
+  /** A chunk ready to send to {@code actorId}, of about {@code bytes} encoded bytes. */
+  public record Sealed(int actorId, StreamChunk chunk, long bytes) {}
+
+  /** A single row larger than a chunk may be. */
+  public static final class RowTooLargeException extends IllegalArgumentException {
+    public RowTooLargeException(String message) {
+      super(message);
+    }
+  }
+
+  private final List<DataType> types;
   private final VnodeHasher hasher;
+  private final int rowIdIndex;
   private final int[] actorByVnode;
+  private final int[] actors;
+  private final int chunkRows;
+  private final long chunkBytes;
+  private final Consumer<Sealed> out;
+  private final Map<Integer, Open> open = new LinkedHashMap<>();
+  private int spread;
+  private long rows;
 
-  /**
-   * @param types the table's column types
-   * @param distributionKey the table's distribution key columns
-   * @param actorByVnode for each vnode, the actor id that owns it
-   */
-  public DmlRouter(List<DataType> types, int[] distributionKey, int[] actorByVnode) {
-    this.hasher = new VnodeHasher(types, distributionKey);
-    this.actorByVnode = actorByVnode.clone();
-  }
+  /** One actor's chunk being filled. */
+  private final class Open {
+    final int actorId;
+    StreamChunkBuilder builder;
+    long bytes;
 
-  /** The batch's rows per owning actor, in actor-first-seen order. */
-  public Map<Integer, DmlBatch> route(DmlBatch batch) {
-    Map<Integer, List<OpRow>> parts = new LinkedHashMap<>();
-    List<OpRow> rows = batch.rows();
-    for (int i = 0; i < rows.size(); i++) {
-      OpRow r = rows.get(i);
-      int actor = actorOf(r);
-      if (r.op() == Op.UPDATE_DELETE) {
-        OpRow after = rows.get(i + 1);
-        int afterActor = actorOf(after);
-        if (afterActor == actor) {
-          parts.computeIfAbsent(actor, a -> new ArrayList<>()).add(r);
-          parts.get(actor).add(after);
-        } else {
-          parts.computeIfAbsent(actor, a -> new ArrayList<>()).add(new OpRow(Op.DELETE, r.row()));
-          parts
-              .computeIfAbsent(afterActor, a -> new ArrayList<>())
-              .add(new OpRow(Op.INSERT, after.row()));
-        }
-        i++;
-        continue;
+    Open(int actorId) {
+      this.actorId = actorId;
+    }
+
+    void append(Op op, Row row, long size) {
+      if (builder == null) {
+        builder = new StreamChunkBuilder(types, Math.min(chunkRows + 1, 1024));
       }
-      parts.computeIfAbsent(actor, a -> new ArrayList<>()).add(r);
-    }
-    Map<Integer, DmlBatch> out = new LinkedHashMap<>();
-    parts.forEach((a, rs) -> out.put(a, new DmlBatch(batch.tableId(), rs)));
-    return out;
-  }
-
-  /**
-   * One actor's share of a write: rows to delete, then rows to insert, each in input order.
-   *
-   * @param deletes full rows removed (by primary key)
-   * @param inserts full rows added
-   */
-  public record Part(List<Row> deletes, List<Row> inserts) {
-    public Part {
-      deletes = List.copyOf(deletes);
-      inserts = List.copyOf(inserts);
+      builder.append(op, row);
+      bytes += size;
     }
 
-    /** The rows as one batch: the deletes, then the inserts (an update by pk is both). */
-    public DmlBatch toBatch(int tableId) {
-      List<OpRow> rows = new ArrayList<>(deletes.size() + inserts.size());
-      deletes.forEach(r -> rows.add(new OpRow(Op.DELETE, r)));
-      inserts.forEach(r -> rows.add(new OpRow(Op.INSERT, r)));
-      return new DmlBatch(tableId, rows);
+    void sealIfFull() {
+      if (builder != null && (builder.size() >= chunkRows || bytes >= chunkBytes)) {
+        seal();
+      }
     }
 
-    public int size() {
-      return deletes.size() + inserts.size();
+    void seal() {
+      if (builder != null && builder.size() > 0) {
+        out.accept(new Sealed(actorId, builder.build(), bytes));
+      }
+      builder = null;
+      bytes = 0;
     }
   }
 
   /**
-   * Splits a write by the actor owning each row's vnode. Inserts of a table with a hidden {@code
-   * _row_id} ({@code rowIdIndex >= 0}) that carry NULL there have no vnode yet: they are spread
-   * round-robin over the actors of {@code actorByVnode} (the receiving actor assigns an id in its
-   * own vnodes).
-   *
    * @param types the table's column types
    * @param distributionKey the table's distribution key columns (empty = singleton, vnode 0)
    * @param rowIdIndex the hidden {@code _row_id} column, or -1
-   * @param actorByVnode for each vnode, the actor owning it, or -1 when unknown here
-   * @return the parts by actor id, in actor-first-seen order
-   * @throws IllegalArgumentException naming the row and its vnode when a row's vnode has no actor
-   *     in {@code actorByVnode}, or when a row does not fit the table's types
+   * @param actorByVnode for each vnode, the DML actor owning it
+   * @param chunkRows rows per chunk at most
+   * @param chunkBytes about this many encoded bytes per chunk at most
+   * @param out takes each sealed chunk
    */
-  public static Map<Integer, Part> split(
+  public DmlRouter(
       List<DataType> types,
       int[] distributionKey,
       int rowIdIndex,
       int[] actorByVnode,
-      List<Row> deletes,
-      List<Row> inserts) {
+      int chunkRows,
+      long chunkBytes,
+      Consumer<Sealed> out) {
     Checks.checkArgument(
         actorByVnode.length == VirtualNode.COUNT,
         "actorByVnode has %s entries, expected %s",
         actorByVnode.length,
         VirtualNode.COUNT);
-    VnodeHasher hasher = new VnodeHasher(types, distributionKey);
-    int[] actors = IntStream.of(actorByVnode).filter(a -> a >= 0).distinct().sorted().toArray();
-    Map<Integer, List<Row>> del = new LinkedHashMap<>();
-    Map<Integer, List<Row>> ins = new LinkedHashMap<>();
-    for (Row r : deletes) {
-      del.computeIfAbsent(owner(hasher, types, actorByVnode, r), a -> new ArrayList<>()).add(r);
-    }
-    int spread = 0;
-    for (Row r : inserts) {
-      int actor;
-      if (rowIdIndex >= 0 && r.size() == types.size() && r.get(rowIdIndex) == null) {
-        checkFits(types, r);
-        Checks.checkArgument(actors.length > 0, "no actor to insert row %s into", r);
-        actor = actors[spread++ % actors.length];
-      } else {
-        actor = owner(hasher, types, actorByVnode, r);
-      }
-      ins.computeIfAbsent(actor, a -> new ArrayList<>()).add(r);
-    }
-    Map<Integer, Part> out = new LinkedHashMap<>();
-    del.keySet().forEach(a -> out.put(a, null));
-    ins.keySet().forEach(a -> out.put(a, null));
-    out.replaceAll(
-        (a, none) -> new Part(del.getOrDefault(a, List.of()), ins.getOrDefault(a, List.of())));
-    return out;
+    Checks.checkArgument(
+        chunkRows > 0 && chunkBytes > 0, "chunk of %s rows, %s bytes", chunkRows, chunkBytes);
+    this.types = List.copyOf(types);
+    this.hasher = new VnodeHasher(types, distributionKey);
+    this.rowIdIndex = rowIdIndex;
+    this.actorByVnode = actorByVnode.clone();
+    this.actors = IntStream.of(actorByVnode).filter(a -> a >= 0).distinct().sorted().toArray();
+    this.chunkRows = chunkRows;
+    this.chunkBytes = chunkBytes;
+    this.out = out;
   }
 
-  private static int owner(VnodeHasher hasher, List<DataType> types, int[] actorByVnode, Row r) {
+  /** Appends an insert of full row {@code row}. */
+  public void insert(Row row) {
+    long size = sizeOf(row);
+    int actor;
+    if (rowIdIndex >= 0 && row.size() == types.size() && row.get(rowIdIndex) == null) {
+      checkFits(types, row);
+      Checks.checkArgument(actors.length > 0, "no actor to insert row %s into", row);
+      actor = actors[spread++ % actors.length];
+    } else {
+      actor = owner(row);
+    }
+    add(actor, Op.INSERT, row, size);
+  }
+
+  /** Appends a delete of full row {@code row} (by its primary key). */
+  public void delete(Row row) {
+    add(owner(row), Op.DELETE, row, sizeOf(row));
+  }
+
+  /** Appends an update of {@code before} to {@code after} (full rows). */
+  public void update(Row before, Row after) {
+    int from = owner(before);
+    int to = owner(after);
+    long sizeBefore = sizeOf(before);
+    long sizeAfter = sizeOf(after);
+    if (from != to) {
+      add(from, Op.DELETE, before, sizeBefore);
+      add(to, Op.INSERT, after, sizeAfter);
+      return;
+    }
+    Open o = open.computeIfAbsent(from, Open::new);
+    // a pair is never cut: seal before it when it would not fit
+    if (o.builder != null
+        && (o.builder.size() + 2 > chunkRows || o.bytes + sizeBefore + sizeAfter > chunkBytes)) {
+      o.seal();
+    }
+    o.append(Op.UPDATE_DELETE, before, sizeBefore);
+    o.append(Op.UPDATE_INSERT, after, sizeAfter);
+    rows += 2;
+    o.sealIfFull();
+  }
+
+  /** Seals every chunk being filled. */
+  public void flush() {
+    open.values().forEach(Open::seal);
+  }
+
+  /** Rows routed so far. */
+  public long rows() {
+    return rows;
+  }
+
+  private void add(int actor, Op op, Row row, long size) {
+    Open o = open.computeIfAbsent(actor, Open::new);
+    if (o.builder != null && o.bytes + size > chunkBytes) {
+      o.seal();
+    }
+    o.append(op, row, size);
+    rows++;
+    o.sealIfFull();
+  }
+
+  private long sizeOf(Row row) {
+    long size = 1; // the op
+    for (int c = 0; c < row.size(); c++) {
+      Object v = row.get(c);
+      if (v instanceof String s) {
+        size += 5L + 3L * s.length();
+      } else if (v instanceof byte[] b) {
+        size += 5L + b.length;
+      } else if (v instanceof BigDecimal d) {
+        size += 5L + d.unscaledValue().bitLength() / 8 + 1;
+      } else {
+        size += 9;
+      }
+    }
+    if (size > chunkBytes) {
+      throw new RowTooLargeException(
+          "a row of about "
+              + size
+              + " bytes is larger than the largest DML message ("
+              + chunkBytes
+              + " bytes; raise tideway.cluster.pekko.remote.artery.advanced.maximum-large-frame-size)");
+    }
+    return size;
+  }
+
+  private int owner(Row r) {
     checkFits(types, r);
     int vnode = hasher.vnode(r);
     int actor = actorByVnode[vnode];
@@ -170,9 +240,34 @@ public final class DmlRouter {
     }
   }
 
-  private int actorOf(OpRow r) {
-    int vnode = hasher.vnode(r.row());
-    Checks.checkIndex(vnode, actorByVnode.length, "vnode");
-    return actorByVnode[vnode];
+  /**
+   * Routes {@code deletes} then {@code inserts} into chunks of at most {@code chunkRows} rows per
+   * actor (a convenience for tests and small writes): the chunks by actor, in order.
+   */
+  public static Map<Integer, List<StreamChunk>> route(
+      List<DataType> types,
+      int[] distributionKey,
+      int rowIdIndex,
+      int[] actorByVnode,
+      int chunkRows,
+      List<Row> deletes,
+      List<Row> inserts) {
+    Map<Integer, List<StreamChunk>> byActor = new HashMap<>();
+    DmlRouter r =
+        new DmlRouter(
+            types,
+            distributionKey,
+            rowIdIndex,
+            actorByVnode,
+            chunkRows,
+            Long.MAX_VALUE,
+            s ->
+                byActor
+                    .computeIfAbsent(s.actorId(), a -> new java.util.ArrayList<>())
+                    .add(s.chunk()));
+    deletes.forEach(r::delete);
+    inserts.forEach(r::insert);
+    r.flush();
+    return byActor;
   }
 }

@@ -62,7 +62,7 @@ public final class DmlBuilder implements ExecutorBuilder {
     int rowId = rowIdIndex(schema);
     int[] distKey = table.distributionKey().stream().mapToInt(Integer::intValue).toArray();
     VnodeBitmap vnodes = VnodeBitmap.of(ctx.vnodes().stream().toArray());
-    DmlChannel channel = new DmlChannel(dml.tableId(), DmlChannels.CHANNEL_CAPACITY);
+    DmlChannel channel = new DmlChannel(dml.tableId(), schema.types());
     BarrierInbox inbox = ctx.barrierInbox();
     inbox.onPush(channel::ring);
     ctx.dmlChannels()
