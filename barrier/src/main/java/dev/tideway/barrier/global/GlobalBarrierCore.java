@@ -54,6 +54,12 @@ public final class GlobalBarrierCore<S> {
   private final List<Mutation> pendingMutations = new ArrayList<>();
   private final List<Long> pendingCommandIds = new ArrayList<>();
 
+  /**
+   * Actors a Stop barrier of this generation was injected into: no later barrier names them (they
+   * exit once they collect it), whatever topology a command or an update brings.
+   */
+  private final java.util.Set<Integer> stoppedActors = new java.util.HashSet<>();
+
   private long generation;
   private long committedEpoch;
   private long lastInjectedCurr;
@@ -108,7 +114,7 @@ public final class GlobalBarrierCore<S> {
 
   /** Replaces the topology from the next barrier on (after a Stop committed, for example). */
   public void updateTopology(Topology newTopology) {
-    this.topology = Checks.checkNotNull(newTopology, "topology");
+    this.topology = Checks.checkNotNull(newTopology, "topology").without(stoppedActors);
   }
 
   /** Timer: times out a stuck barrier, or injects the next one when due. */
@@ -154,7 +160,7 @@ public final class GlobalBarrierCore<S> {
             || uncheckpointed + 1 >= config.checkpointFrequency()
             || (mutation != null && mutation.forcesCheckpoint());
     if (cmd != null && cmd.topology() != null) {
-      topology = cmd.topology();
+      topology = cmd.topology().without(stoppedActors);
     }
     long curr = Epoch.next(lastInjectedCurr, clock);
     Barrier b =
@@ -165,6 +171,11 @@ public final class GlobalBarrierCore<S> {
     uncheckpointed = checkpoint ? 0 : uncheckpointed + 1;
     forceCheckpoint = false;
     send(b, cmd == null ? null : cmd.id(), now);
+    if (mutation instanceof Mutation.Stop stop) {
+      // the Stop barrier is the last one its actors get (RisingWave's post_apply)
+      stoppedActors.addAll(stop.actors());
+      topology = topology.without(stop.actors());
+    }
   }
 
   private void send(Barrier b, Long commandId, long now) {
@@ -301,6 +312,12 @@ public final class GlobalBarrierCore<S> {
         failed.add(f.commandId);
       }
     }
+    // queued commands carry topologies of the world being reset: the reset rebuilds from the
+    // catalog
+    for (Command c : commands) {
+      failed.add(c.id());
+    }
+    commands.clear();
     inflight.clear();
     pendingPrevs.clear();
     pendingProgress.clear();
@@ -319,6 +336,7 @@ public final class GlobalBarrierCore<S> {
     Checks.checkState(recovering != null, "recovered() while running (generation %s)", generation);
     Checks.checkArgument(newTopology.size() > 0, "recovery needs at least one node with actors");
     recovering = null;
+    stoppedActors.clear();
     topology = newTopology;
     long curr = Epoch.next(Math.max(lastInjectedCurr, committedEpoch), clock);
     Barrier b = Barrier.of(new EpochPair(curr, committedEpoch), BarrierKind.INITIAL);

@@ -40,4 +40,22 @@ public final class Topology {
   public boolean contains(int nodeId) {
     return indexOfNode.containsKey(nodeId);
   }
+
+  /** This topology without {@code actors}; a node left with none to collect is left out. */
+  public Topology without(java.util.Set<Integer> actors) {
+    if (actors.isEmpty()) {
+      return this;
+    }
+    List<NodeActors> out = new java.util.ArrayList<>(nodes.size());
+    for (NodeActors n : nodes) {
+      int[] send =
+          java.util.Arrays.stream(n.actorsToSend()).filter(a -> !actors.contains(a)).toArray();
+      int[] collect =
+          java.util.Arrays.stream(n.actorsToCollect()).filter(a -> !actors.contains(a)).toArray();
+      if (collect.length > 0) {
+        out.add(new NodeActors(n.nodeId(), send, collect, n.tablesToSync()));
+      }
+    }
+    return new Topology(out);
+  }
 }

@@ -62,6 +62,20 @@ public final class LocalBarrierManager<S> implements ProgressSink {
   private String failure;
   private int lastProgressSize = 16;
 
+  /** Actors a Stop barrier injected here since the last reset stops; later barriers skip them. */
+  private final java.util.Set<Integer> stopped = new java.util.HashSet<>();
+
+  /** Times a later barrier named a stopped actor (meta's topology lagged). */
+  private long skippedStopped;
+
+  /**
+   * How many times a barrier named an actor an earlier Stop barrier of this generation stopped:
+   * skipped, neither sent to nor awaited (meta's topology lagged behind the Stop).
+   */
+  public long skippedStoppedActors() {
+    return skippedStopped;
+  }
+
   public LocalBarrierManager(int nodeId, LocalBarrierEnvironment<S> env) {
     this.nodeId = nodeId;
     this.env = Checks.checkNotNull(env, "environment");
@@ -109,6 +123,10 @@ public final class LocalBarrierManager<S> implements ProgressSink {
         new InflightEpoch<>(
             b, req.tablesToSync(), slots + req.actorsToCollect().length, lastProgressSize);
     for (int actor : req.actorsToCollect()) {
+      if (stopped.contains(actor)) {
+        skippedStopped++;
+        continue; // exited after its Stop barrier: done, not failed
+      }
       int s = slot(actor);
       Checks.checkState(
           b.kind() == BarrierKind.INITIAL || lastIssued[s] < 0 || lastIssued[s] == b.prev(),
@@ -124,7 +142,14 @@ public final class LocalBarrierManager<S> implements ProgressSink {
       e.remaining++;
     }
     inflight.addLast(e);
+    if (b.mutation() instanceof dev.tideway.barrier.message.Mutation.Stop stop) {
+      stopped.addAll(stop.actors()); // after this barrier's own collect list
+    }
     for (int actor : req.actorsToSend()) {
+      int sl = slotOfActor.get(actor, -1);
+      if (stopped.contains(actor) && (sl < 0 || !e.toCollect.get(sl))) {
+        continue;
+      }
       Checks.checkState(
           slotOfActor.containsKey(actor) && e.toCollect.get(slotOfActor.get(actor, -1)),
           "node %s: root actor %s of %s is not among the actors to collect",
@@ -132,6 +157,9 @@ public final class LocalBarrierManager<S> implements ProgressSink {
           actor,
           b);
       env.sendBarrier(actor, b);
+    }
+    if (e.remaining == 0) {
+      advance();
     }
   }
 
@@ -293,6 +321,7 @@ public final class LocalBarrierManager<S> implements ProgressSink {
         generation);
     generation = newGeneration;
     failure = null;
+    stopped.clear();
     inflight.clear();
     lastInjectedCurr = -1;
     Arrays.fill(lastIssued, 0, slots, -1);

@@ -151,6 +151,90 @@ class GlobalBarrierCoreTest {
     assertThat(c.committedEpoch()).isEqualTo(add.prev());
   }
 
+  private static int[] collectOf(BarrierDecision.Inject<String> inj, int node) {
+    return inj.requests().stream()
+        .filter(r -> r.nodeId() == node)
+        .findFirst()
+        .map(r -> r.actorsToCollect())
+        .orElse(new int[0]);
+  }
+
+  private BarrierDecision.Inject<String> lastInject() {
+    for (int i = out.size() - 1; i >= 0; i--) {
+      if (out.get(i) instanceof BarrierDecision.Inject<String> inj) {
+        return inj;
+      }
+    }
+    throw new AssertionError("nothing injected");
+  }
+
+  @Test
+  void theStopBarrierIsTheLastOneItsActorsGetEvenWhileItIsInFlight() {
+    GlobalBarrierCore<String> c = core(1, 10);
+    completeOnAllNodes(c, lastInjected());
+    c.schedule(new Command(42, new Mutation.Stop(Set.of(20)), null));
+    c.tick();
+    assertThat(collectOf(lastInject(), 2)).as("the Stop reaches its actors").containsExactly(20);
+    Barrier next = tickInject(c); // the Stop has not completed yet
+    assertThat(next.mutationOpt()).isEmpty();
+    assertThat(lastInject().requests())
+        .as("node 2 has nothing left to collect once actor 20 stopped")
+        .extracting(r -> r.nodeId())
+        .containsExactly(1);
+  }
+
+  @Test
+  void aCommandWhoseTopologyPredatesAStopDoesNotBringItsActorsBack() {
+    GlobalBarrierCore<String> c = core(1, 10);
+    completeOnAllNodes(c, lastInjected());
+    c.schedule(new Command(42, new Mutation.Stop(Set.of(11, 20)), null));
+    c.tick();
+    // a job built meanwhile: its Add carries the topology as it was before the Stop, plus its own
+    Topology stale =
+        new Topology(
+            List.of(
+                new NodeActors(1, new int[] {10, 30}, new int[] {10, 11, 30}, new int[] {100}),
+                new NodeActors(2, new int[] {20}, new int[] {20}, new int[] {100})));
+    c.schedule(
+        new Command(
+            43,
+            new Mutation.Add(Set.of(30), java.util.Map.of(), java.util.Map.of(), false),
+            stale));
+    clock.advanceMillis(100);
+    c.tick();
+    BarrierDecision.Inject<String> add = lastInject();
+    assertThat(add.barrier().mutationOpt()).get().isInstanceOf(Mutation.Add.class);
+    assertThat(add.requests()).extracting(r -> r.nodeId()).containsExactly(1);
+    assertThat(collectOf(add, 1)).containsExactly(10, 30);
+    c.updateTopology(stale);
+    assertThat(collectOf(inject(c), 1))
+        .as("a later topology update does not bring them back either")
+        .containsExactly(10, 30);
+  }
+
+  private BarrierDecision.Inject<String> inject(GlobalBarrierCore<String> c) {
+    tickInject(c);
+    return lastInject();
+  }
+
+  @Test
+  void aRecoveryFailsQueuedCommandsAndForgetsStoppedActors() {
+    GlobalBarrierCore<String> c = core(1, 1);
+    tickInject(c); // one in flight: the next commands wait
+    c.schedule(new Command(42, new Mutation.Stop(Set.of(11)), null));
+    c.schedule(new Command(43, new Mutation.Pause(), twoNodes));
+    c.onNodeFailure(new NodeFailure(1, c.generation(), 10, "actor 10 failed", List.of()));
+    assertThat(out)
+        .anySatisfy(
+            d ->
+                assertThat(d)
+                    .isInstanceOfSatisfying(
+                        BarrierDecision.StartRecovery.class,
+                        r -> assertThat(r.failedCommandIds()).contains(42L, 43L)));
+    c.recovered(twoNodes);
+    assertThat(collectOf(lastInject(), 1)).containsExactly(10, 11);
+  }
+
   @Test
   void commandRidesTheNextTickAsACheckpoint() {
     GlobalBarrierCore<String> c = core(5, 10);

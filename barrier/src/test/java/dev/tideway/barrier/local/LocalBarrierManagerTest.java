@@ -92,6 +92,34 @@ class LocalBarrierManagerTest {
   }
 
   @Test
+  void anActorStoppedByAnInjectedStopIsNeitherSentToNorAwaitedLater() {
+    lbm.inject(
+        new InjectBarrier(
+            1,
+            0,
+            new Barrier(
+                new EpochPair(2, 1),
+                BarrierKind.CHECKPOINT,
+                new dev.tideway.barrier.message.Mutation.Stop(java.util.Set.of(10, 11))),
+            new int[] {10},
+            new int[] {10, 11},
+            new int[] {100}));
+    assertThat(env.sent).as("the Stop itself reaches them").containsExactly("10@2");
+    // meta's topology lags: the next barrier still names them
+    lbm.inject(inject(3, 2, BarrierKind.BARRIER));
+    assertThat(env.sent).as("not sent again").containsExactly("10@2");
+    lbm.collect(10, new EpochPair(2, 1));
+    lbm.collect(11, new EpochPair(2, 1));
+    lbm.onSyncCompleted(2, 0, SyncResult.empty());
+    assertThat(env.completed)
+        .as("the later epoch has nothing to collect and completes behind the Stop")
+        .extracting(c -> c.epoch().curr())
+        .containsExactly(2L, 3L);
+    assertThat(env.failures).isEmpty();
+    assertThat(lbm.skippedStoppedActors()).isEqualTo(2);
+  }
+
+  @Test
   void pairedChecksCatchOutOfOrderAndUnissuedCollects() {
     lbm.inject(inject(2, 1, BarrierKind.BARRIER));
     lbm.inject(inject(3, 2, BarrierKind.BARRIER));

@@ -103,6 +103,7 @@ public final class MetaProcess implements AutoCloseable {
             MetaWiring.of(
                 bridge, codec, storage, o.storeUrl(), o.barrierIntervalMs(), true, clock));
     closers.push(meta);
+    member.arbiter(meta::isLeader);
     member.system().systemActorOf(MetaEndpoint.create(meta), MetaProtocol.ENDPOINT, Props.empty());
   }
 

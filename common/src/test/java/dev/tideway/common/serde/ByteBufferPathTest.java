@@ -53,8 +53,9 @@ class ByteBufferPathTest {
     ByteBuffer small = ByteBuffer.allocate(8);
     assertThatThrownBy(() -> kryo.serialize(Samples.plan().get(2), small))
         .isInstanceOf(SerdeException.class)
+        .hasMessageContaining("does not fit in a frame of 8 bytes")
         .extracting(e -> ((SerdeException) e).reason())
-        .isEqualTo(SerdeException.Reason.ENCODE_FAILED);
+        .isEqualTo(SerdeException.Reason.TOO_LARGE);
     ByteBuffer ok = ByteBuffer.allocate(4096);
     kryo.serialize(new Probes.Ping("p"), ok);
     ok.flip();

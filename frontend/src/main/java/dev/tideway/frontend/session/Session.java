@@ -262,6 +262,15 @@ public final class Session implements PgSession {
       }
     }
     if (s instanceof Statement.Drop d) {
+      if (d.kind() == RelationKind.MATERIALIZED_VIEW && meta.relation(d.name()).isEmpty()) {
+        // a view still being created (a background backfill): dropping it cancels its job
+        Optional<Long> job = creatingJob(d.name());
+        if (job.isPresent()) {
+          meta.submit(
+              new DdlCommand.CancelJobs(List.of(job.get())), MetaClient.ProgressListener.NONE);
+          return Result.command("DROP MATERIALIZED VIEW");
+        }
+      }
       return Result.command(ddl.drop(d, notices));
     }
     return runCommand(s);

@@ -821,7 +821,7 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
                   g -> g.actors().stream().anyMatch(a -> stop.actors().contains(a.actorId())));
         }
       }
-      core.updateTopology(runningTopology());
+      // no topology update here: the core dropped the Stop's actors right after injecting it
     }
     dropStoppedTables();
     Map<Long, JobProgress> next = new HashMap<>();

@@ -64,6 +64,13 @@ public final class PekkoMember implements AutoCloseable {
     }
   }
 
+  /**
+   * Makes this member the arbiter of partitions while {@code isArbiter} holds (the meta leader).
+   */
+  public void arbiter(java.util.function.BooleanSupplier isArbiter) {
+    join.arbiter(isArbiter);
+  }
+
   public ActorSystem<Void> system() {
     return system;
   }

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.framework.recipes.nodes.PersistentNode;
@@ -38,6 +39,7 @@ public final class ZkClusterJoin implements AutoCloseable {
   private final Clock clock;
   private PersistentNode registration;
   private ZkDowning downing;
+  private volatile BooleanSupplier arbiter = () -> false;
 
   public ZkClusterJoin(CuratorFramework zk, String zkRoot, Clock clock) {
     this.zk = zk;
@@ -90,7 +92,9 @@ public final class ZkClusterJoin implements AutoCloseable {
         }
       }
       register(self, uid);
-      downing = new ZkDowning(zk, membersPath, cluster, clock).start();
+      downing = new ZkDowning(zk, membersPath, cluster, clock);
+      downing.arbiter(() -> arbiter.getAsBoolean());
+      downing.start();
     } finally {
       lock.release();
     }
@@ -128,6 +132,14 @@ public final class ZkClusterJoin implements AutoCloseable {
         membersPath);
   }
 
+  /**
+   * Makes this member the arbiter of partitions between live members while {@code isArbiter} holds
+   * (the meta leader): it downs a member that stays unreachable although registered.
+   */
+  public void arbiter(BooleanSupplier isArbiter) {
+    this.arbiter = isArbiter;
+  }
+
   /** Removes this node's registration (before the ZooKeeper client closes). */
   @Override
   public void close() throws Exception {
@@ -136,7 +148,11 @@ public final class ZkClusterJoin implements AutoCloseable {
       downing = null;
     }
     if (registration != null) {
-      registration.close();
+      // Deleting the znode retries for minutes while ZooKeeper is away; then leave it to the
+      // session: an ephemeral znode goes when the client closes or its session expires.
+      if (zk.getZookeeperClient().isConnected()) {
+        registration.close();
+      }
       registration = null;
     }
   }

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.pekko.cluster.Cluster;
 import org.apache.pekko.cluster.Member;
@@ -34,6 +35,12 @@ import org.slf4j.LoggerFactory;
  * registrations), so it decides membership too; the resolver stays for partitions between live
  * members.
  *
+ * <p>A member that stays unreachable although still registered (alive, but cut off from this
+ * member: a partition between live members) is downed only by the arbiter, the meta leader, after
+ * {@link #PARTITION_DOWN_AFTER_MS}: one member decides, so the two sides of a partition never down
+ * each other. There is no split-brain resolver: a member that is merely slow (a long GC, a starved
+ * CPU, a slow disk) is alive and registered, and is never downed for it.
+ *
  * <p>Every member runs one; downing is idempotent. The check runs on its own thread once a second
  * (ZooKeeper reads block; never on a Pekko dispatcher).
  */
@@ -48,11 +55,19 @@ public final class ZkDowning implements AutoCloseable {
 
   private static final long PERIOD_MS = 1_000;
 
+  /**
+   * How long the arbiter lets a member stay unreachable while it is still registered before it
+   * downs it (a partition between live members; it must then rejoin as a new incarnation).
+   */
+  static final long PARTITION_DOWN_AFTER_MS = 60_000;
+
   private final CuratorFramework zk;
   private final String membersPath;
   private final Cluster cluster;
   private final Clock clock;
   private final Map<UniqueAddress, Long> unregisteredSinceNanos = new HashMap<>();
+  private final Map<UniqueAddress, Long> unreachableSinceNanos = new HashMap<>();
+  private volatile BooleanSupplier arbiter = () -> false;
   private final ScheduledExecutorService timer;
 
   ZkDowning(CuratorFramework zk, String membersPath, Cluster cluster, Clock clock) {
@@ -61,6 +76,13 @@ public final class ZkDowning implements AutoCloseable {
     this.cluster = cluster;
     this.clock = clock;
     this.timer = Threads.scheduler("zk-downing");
+  }
+
+  /**
+   * Makes this member the arbiter of partitions while {@code isArbiter} holds (the meta leader).
+   */
+  void arbiter(BooleanSupplier isArbiter) {
+    this.arbiter = isArbiter;
   }
 
   /** Starts the periodic check. */
@@ -83,20 +105,35 @@ public final class ZkDowning implements AutoCloseable {
     Set<Member> unreachable = cluster.state().getUnreachable();
     if (unreachable.isEmpty()) {
       unregisteredSinceNanos.clear();
+      unreachableSinceNanos.clear();
       return;
     }
     Set<String> registered = new HashSet<>(registrations());
     long now = clock.nanoTime();
+    Set<UniqueAddress> unregistered = new HashSet<>();
     Set<UniqueAddress> seen = new HashSet<>();
     for (Member m : unreachable) {
       if (!registeredOnceUp(m)) {
         continue;
       }
       UniqueAddress ua = m.uniqueAddress();
+      seen.add(ua);
+      long unreachableSince = unreachableSinceNanos.computeIfAbsent(ua, a -> now);
       if (registered.contains(ZkClusterJoin.registrationName(ua.address(), ua.longUid()))) {
+        if (arbiter.getAsBoolean()
+            && now - unreachableSince >= TimeUnit.MILLISECONDS.toNanos(PARTITION_DOWN_AFTER_MS)
+            && stillUnreachable(ua)) {
+          LOG.warn(
+              "downing {} (roles {}): unreachable from the meta leader for {} s although still"
+                  + " registered in ZooKeeper (a partition); it must rejoin",
+              m.address(),
+              m.getRoles(),
+              PARTITION_DOWN_AFTER_MS / 1000);
+          cluster.down(m.address());
+        }
         continue;
       }
-      seen.add(ua);
+      unregistered.add(ua);
       long since = unregisteredSinceNanos.computeIfAbsent(ua, a -> now);
       if (now - since >= TimeUnit.MILLISECONDS.toNanos(GRACE_MS) && stillUnreachable(ua)) {
         LOG.warn(
@@ -106,7 +143,8 @@ public final class ZkDowning implements AutoCloseable {
         cluster.down(m.address());
       }
     }
-    unregisteredSinceNanos.keySet().retainAll(seen);
+    unregisteredSinceNanos.keySet().retainAll(unregistered);
+    unreachableSinceNanos.keySet().retainAll(seen);
   }
 
   /**
