@@ -1,5 +1,7 @@
 package dev.tideway.cli;
 
+import dev.tideway.common.config.TidewayConfig;
+import dev.tideway.common.fault.FaultControl;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -12,6 +14,7 @@ import picocli.CommandLine.Command;
     subcommands = {
       VersionCommand.class,
       BenchCommand.class,
+      ChaosCommand.class,
       PlaygroundCommand.class,
       RoleCommands.ZooKeeperCommand.class,
       RoleCommands.MetaCommand.class,
@@ -23,6 +26,13 @@ public final class Tideway implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   public static void main(String[] args) {
+    // a fault-injection run switches fail points on from outside (off unless configured); a bad
+    // configuration is reported by the command that reads it, with its own message
+    try {
+      FaultControl.watch(TidewayConfig.ofProcess().underlying());
+    } catch (RuntimeException e) {
+      // reported later
+    }
     System.exit(commandLine().execute(args));
   }
 

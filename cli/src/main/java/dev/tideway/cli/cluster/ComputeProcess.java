@@ -74,7 +74,7 @@ public final class ComputeProcess implements AutoCloseable {
                         + " }")
                 // TidewayConfig: the node's config file (TIDEWAY_CONFIG) and TIDEWAY_COMPUTE_*
                 // environment twins, as reference.conf documents
-                .withFallback(TidewayConfig.loader().load().underlying()),
+                .withFallback(TidewayConfig.ofProcess().underlying()),
             ExecutorBuilders.discover(),
             clock,
             storage);

@@ -98,6 +98,56 @@ public final class StreamChunkSerializer extends Serializer<StreamChunk> {
     return new StreamChunk(ops, columns, n, visibility);
   }
 
+  /**
+   * An upper bound of {@code chunk}'s encoded size in bytes, without encoding it: what a sender
+   * cutting messages to a transport's frame needs. Fixed-width columns cost their width per row,
+   * text up to three bytes a char.
+   */
+  public static long estimatedBytes(StreamChunk chunk) {
+    int n = chunk.size();
+    long bytes = 16 + n + (n / 8 + 1);
+    for (int c = 0; c < chunk.columnCount(); c++) {
+      ColumnVector v = chunk.column(c);
+      bytes += 12 + (n / 8 + 1);
+      if (v instanceof BoolVector) {
+        bytes += n;
+      } else if (v instanceof ShortVector) {
+        bytes += 2L * n;
+      } else if (v instanceof IntVector || v instanceof FloatVector) {
+        bytes += 4L * n;
+      } else if (v instanceof LongVector || v instanceof DoubleVector) {
+        bytes += 8L * n;
+      } else if (v instanceof IntervalVector) {
+        bytes += 16L * n;
+      } else {
+        Object[] a = ((ObjectVector) v).rawValues();
+        for (int i = 0; i < n; i++) {
+          bytes += estimatedBytes(a[i]);
+        }
+      }
+    }
+    return bytes;
+  }
+
+  /**
+   * An upper bound of one value's encoded size in bytes (see {@link #estimatedBytes(StreamChunk)}).
+   */
+  public static long estimatedBytes(Object value) {
+    if (value == null) {
+      return 1;
+    }
+    if (value instanceof String s) {
+      return 5 + 3L * s.length();
+    }
+    if (value instanceof byte[] b) {
+      return 5 + b.length;
+    }
+    if (value instanceof java.math.BigDecimal d) {
+      return 10 + d.unscaledValue().bitLength() / 8;
+    }
+    return 17; // fixed-width values, intervals
+  }
+
   private void writeColumn(Output out, ColumnVector v, int n) {
     DataType t = v.type();
     out.writeByte(t.id().code());

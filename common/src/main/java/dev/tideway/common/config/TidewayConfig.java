@@ -59,6 +59,14 @@ public final class TidewayConfig {
     this.config = config;
   }
 
+  /**
+   * A process's configuration: the class-path defaults, its config file ({@code TIDEWAY_CONFIG})
+   * and its {@code TIDEWAY_*} environment variables.
+   */
+  public static TidewayConfig ofProcess() {
+    return loader().environment(System.getenv()).load();
+  }
+
   public static Loader loader() {
     return new Loader();
   }

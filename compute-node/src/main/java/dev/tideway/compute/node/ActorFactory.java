@@ -238,7 +238,12 @@ final class ActorFactory {
     ActorRef<ExchangeMessage> endpoint = endpointOf.apply(peer);
     RemoteOutput out =
         new RemoteOutput(
-            ch, config.creditWindow(), config.batchRows(), config.stallTimeoutMs(), endpoint::tell);
+            ch,
+            config.creditWindow(),
+            config.batchRows(),
+            config.frameBytes(),
+            config.stallTimeoutMs(),
+            endpoint::tell);
     registry.addRemoteOutput(out);
     return out;
   }

@@ -3,6 +3,7 @@ package dev.tideway.compute.node;
 import com.typesafe.config.Config;
 import dev.tideway.common.check.Checks;
 import dev.tideway.compute.actor.StateCaches;
+import java.util.List;
 
 /**
  * The node's settings, read from {@code tideway.compute} (defaults in this module's {@code
@@ -22,6 +23,8 @@ import dev.tideway.compute.actor.StateCaches;
  * @param creditWindow frames a remote channel may have in flight
  * @param batchRows rows after which a remote frame is sent without waiting for a barrier
  * @param stallTimeoutMs how long a producer waits for credit before failing the channel
+ * @param frameBytes about how many encoded bytes a remote frame holds at most: a quarter of Pekko's
+ *     {@code maximum-large-frame-size}, the largest message an exchange frame may be
  * @param joinTimeoutMs how long to wait for the node to become Up in the cluster
  * @param stateCaches in-memory bounds of the stateful executors' caches ({@code state.*})
  */
@@ -38,6 +41,7 @@ public record ComputeNodeConfig(
     int creditWindow,
     int batchRows,
     long stallTimeoutMs,
+    long frameBytes,
     long joinTimeoutMs,
     StateCaches stateCaches) {
   public ComputeNodeConfig {
@@ -50,8 +54,7 @@ public record ComputeNodeConfig(
     Checks.checkArgument(
         zkSessionTimeoutMs >= 1_000 && zkSessionTimeoutMs <= MAX_ZK_SESSION_TIMEOUT_MS,
         "tideway.compute.zookeeper-session-timeout must be between 1s and %ss (crashed members"
-            + " are downed one session after their death, before the split-brain resolver's"
-            + " 20 s stable period ends), got %s ms",
+            + " are downed one session after their death), got %s ms",
         MAX_ZK_SESSION_TIMEOUT_MS / 1000,
         zkSessionTimeoutMs);
     Checks.checkArgument(creditWindow >= 1, "credit-window must be >= 1, got %s", creditWindow);
@@ -59,10 +62,21 @@ public record ComputeNodeConfig(
 
   /**
    * The longest ZooKeeper session a node may ask for: a crashed member is downed about a session
-   * plus 3 s after its death, which must come before the split-brain resolver's 20 s {@code
-   * stable-after} (in a 2-member tie it would otherwise down the survivor with the higher address).
+   * plus 3 s after its death, and its actors wait that long to move.
    */
   public static final long MAX_ZK_SESSION_TIMEOUT_MS = 15_000;
+
+  private static final String LARGE_FRAME = "remote.artery.advanced.maximum-large-frame-size";
+
+  /** The largest message of Pekko's large-message stream, as the node will configure it. */
+  static long largeFrameBytes(Config root) {
+    for (String prefix : List.of("tideway.compute.pekko.", "tideway.cluster.pekko.", "pekko.")) {
+      if (root.hasPath(prefix + LARGE_FRAME)) {
+        return root.getBytes(prefix + LARGE_FRAME);
+      }
+    }
+    return 4L << 20;
+  }
 
   /** Reads {@code tideway.compute} from {@code root}. */
   public static ComputeNodeConfig from(Config root) {
@@ -85,6 +99,7 @@ public record ComputeNodeConfig(
         c.getInt("exchange.credit-window"),
         c.getInt("exchange.batch-rows"),
         c.getDuration("exchange.stall-timeout").toMillis(),
+        largeFrameBytes(root) / 4,
         c.getDuration("join-timeout").toMillis(),
         new StateCaches(c.getInt("state.agg-cache-groups"), c.getLong("state.join-cache-units")));
   }

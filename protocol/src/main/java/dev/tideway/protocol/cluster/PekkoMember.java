@@ -2,6 +2,7 @@ package dev.tideway.protocol.cluster;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import dev.tideway.common.config.TidewayConfig;
 import dev.tideway.common.time.Clock;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
@@ -12,8 +13,8 @@ import org.apache.pekko.cluster.Cluster;
 
 /**
  * A non-compute member of the Pekko cluster (a meta or frontend process): the compute node's Pekko
- * settings (Kryo for every message, Artery TCP, split-brain resolver) with this process's role,
- * joined through ZooKeeper exactly as compute nodes join.
+ * settings (Kryo for every message, Artery TCP, ZooKeeper-decided membership) with this process's
+ * role, joined through ZooKeeper exactly as compute nodes join.
  */
 public final class PekkoMember implements AutoCloseable {
   /** The actor system's name; every member of one cluster uses it. */
@@ -40,7 +41,8 @@ public final class PekkoMember implements AutoCloseable {
       long joinTimeoutMs,
       Clock clock)
       throws Exception {
-    Config root = ConfigFactory.load();
+    // the node's configuration with its environment twins (TIDEWAY_CLUSTER_PEKKO_*)
+    Config root = TidewayConfig.ofProcess().underlying();
     Config pekko =
         ConfigFactory.parseString(
                 "pekko.remote.artery.canonical.hostname = \""

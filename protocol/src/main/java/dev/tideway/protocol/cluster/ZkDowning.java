@@ -22,18 +22,13 @@ import org.slf4j.LoggerFactory;
  * Downs the Pekko members ZooKeeper says are gone: a member that this node sees unreachable and
  * whose registration {@code host:port-uid} under {@code <root>/cluster/members} has vanished (its
  * ZooKeeper session expired, or it closed) for {@link #GRACE_MS} is dead or cut off from ZooKeeper,
- * and so from every role it held; it is downed at once instead of after the split-brain resolver's
- * stable period.
+ * and so from every role it held; it is downed at once.
  *
- * <p>Why: the split-brain resolver decides only once the set of unreachable members has been stable
- * for {@code stable-after} (20 s). A crashed meta process that nobody restarts, followed by compute
- * nodes killed and restarted within those 20 s, kept resetting that timer; the cluster leader could
- * not admit the restarted nodes while a member stayed unreachable, and after {@code
- * down-all-when-unstable} the resolver downed every member, meta included (seen in the
- * multi-process cluster test: recovery then looped on "no compute node is registered" for good).
- * ZooKeeper is already the arbiter of liveness here (the meta leader's latch, the compute
- * registrations), so it decides membership too; the resolver stays for partitions between live
- * members.
+ * <p>Why ZooKeeper decides: it is already the arbiter of liveness here (the meta leader's latch,
+ * the compute registrations). Pekko's split-brain resolver, used before, decided only once the set
+ * of unreachable members had been stable for 20 s: churn (a meta process gone, compute nodes killed
+ * and restarted within those 20 s) kept resetting it until it downed every member, and under load
+ * it downed members that were only slow.
  *
  * <p>A member that stays unreachable although still registered (alive, but cut off from this
  * member: a partition between live members) is downed only by the arbiter, the meta leader, after

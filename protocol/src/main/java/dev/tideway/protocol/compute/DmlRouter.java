@@ -4,11 +4,11 @@ import dev.tideway.common.check.Checks;
 import dev.tideway.common.chunk.Op;
 import dev.tideway.common.chunk.StreamChunk;
 import dev.tideway.common.chunk.StreamChunkBuilder;
+import dev.tideway.common.chunk.StreamChunkSerializer;
 import dev.tideway.common.row.Row;
 import dev.tideway.common.types.DataType;
 import dev.tideway.common.vnode.VirtualNode;
 import dev.tideway.common.vnode.VnodeHasher;
-import java.math.BigDecimal;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -192,16 +192,7 @@ public final class DmlRouter {
   private long sizeOf(Row row) {
     long size = 1; // the op
     for (int c = 0; c < row.size(); c++) {
-      Object v = row.get(c);
-      if (v instanceof String s) {
-        size += 5L + 3L * s.length();
-      } else if (v instanceof byte[] b) {
-        size += 5L + b.length;
-      } else if (v instanceof BigDecimal d) {
-        size += 5L + d.unscaledValue().bitLength() / 8 + 1;
-      } else {
-        size += 9;
-      }
+      size += StreamChunkSerializer.estimatedBytes(row.get(c));
     }
     if (size > chunkBytes) {
       throw new RowTooLargeException(

@@ -1,6 +1,8 @@
 package dev.tideway.storage.objectstore;
 
 import dev.tideway.common.check.Checks;
+import dev.tideway.common.fault.FailPoints;
+import dev.tideway.common.fault.InjectedFault;
 import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -27,6 +29,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * listed and are removed by {@link #deleteTemporaries()}. Thread-safe.
  */
 public final class LocalFsObjectStore implements ObjectStore {
+  /** Every write fails while on (an object store that refuses writes for a while). */
+  public static final String FP_WRITE = FailPoints.declare("objectstore.write");
+
   private static final String TMP = ".tmp-";
   private final Path root;
   private final AtomicLong tmpCounter = new AtomicLong();
@@ -50,6 +55,11 @@ public final class LocalFsObjectStore implements ObjectStore {
 
   @Override
   public ObjectWriter create(String path) throws IOException {
+    try {
+      FailPoints.hit(FP_WRITE);
+    } catch (InjectedFault f) {
+      throw new IOException("object store write of " + path + " failed: injected fault", f);
+    }
     Path target = resolve(path);
     Files.createDirectories(target.getParent());
     Path tmp = target.resolveSibling(target.getFileName() + TMP + tmpCounter.incrementAndGet());
