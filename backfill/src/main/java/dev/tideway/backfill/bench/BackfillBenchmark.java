@@ -4,7 +4,6 @@ import dev.tideway.backfill.Backfills;
 import dev.tideway.backfill.core.BackfillOptions;
 import dev.tideway.backfill.core.SnapshotScan;
 import dev.tideway.backfill.state.BackfillStateTable;
-import dev.tideway.backfill.state.TableCodecs;
 import dev.tideway.barrier.epoch.Epoch;
 import dev.tideway.barrier.epoch.EpochPair;
 import dev.tideway.barrier.executor.Executor;
@@ -37,6 +36,7 @@ import dev.tideway.storage.api.Storage;
 import dev.tideway.storage.api.StorageOptions;
 import dev.tideway.storage.api.SyncResult;
 import dev.tideway.storage.table.StateTable;
+import dev.tideway.storage.table.StateTables;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -187,7 +187,7 @@ public final class BackfillBenchmark implements Benchmark {
       long n = 0;
       try (StateTable.CloseableRows it =
           StateTable.readCommitted(
-              storage, BenchTable.DESC.tableId(), TableCodecs.of(BenchTable.DESC), at)) {
+              storage, BenchTable.DESC.tableId(), StateTables.codecs(BenchTable.DESC), at)) {
         while (it.hasNext()) {
           Row r = it.next();
           n += r.size() > 0 ? 1 : 0;

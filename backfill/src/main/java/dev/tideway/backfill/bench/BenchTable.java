@@ -1,6 +1,5 @@
 package dev.tideway.backfill.bench;
 
-import dev.tideway.backfill.state.TableCodecs;
 import dev.tideway.backfill.state.VnodeProgress;
 import dev.tideway.common.chunk.Op;
 import dev.tideway.common.chunk.StreamChunk;
@@ -16,6 +15,7 @@ import dev.tideway.common.vnode.VirtualNode;
 import dev.tideway.common.vnode.VnodeHasher;
 import dev.tideway.storage.api.StateStore;
 import dev.tideway.storage.table.StateTable;
+import dev.tideway.storage.table.StateTables;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
@@ -55,7 +55,7 @@ final class BenchTable {
   private long frozenMaxId;
 
   BenchTable(StateStore store) {
-    this.table = StateTable.open(store, DESC.tableId(), new int[] {0}, TableCodecs.of(DESC));
+    this.table = StateTable.open(store, DESC.tableId(), new int[] {0}, StateTables.codecs(DESC));
     for (int v = 0; v < ids.length; v++) {
       ids[v] = new long[1024];
     }

@@ -9,6 +9,7 @@ import dev.tideway.common.types.DataType;
 import dev.tideway.storage.api.StateStore;
 import dev.tideway.storage.table.RowCodecs;
 import dev.tideway.storage.table.StateTable;
+import dev.tideway.storage.table.StateTables;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -108,7 +109,7 @@ public final class BackfillStateTable implements AutoCloseable {
   public static BackfillStateTable open(
       StateStore store, TableDesc desc, UpstreamTable upstream, boolean needEpoch) {
     checkLayout(desc, upstream, needEpoch);
-    RowCodecs codecs = TableCodecs.of(desc);
+    RowCodecs codecs = StateTables.codecs(desc);
     StateTable t = StateTable.open(store, desc.tableId(), new int[] {0}, codecs);
     return new BackfillStateTable(desc, upstream, t);
   }
@@ -169,7 +170,7 @@ public final class BackfillStateTable implements AutoCloseable {
     boolean withEpoch = desc.columns().size() == k + 4;
     Map<Integer, Persisted> out = new TreeMap<>();
     try (StateTable.CloseableRows rows =
-        StateTable.readCommitted(store, desc.tableId(), TableCodecs.of(desc), epoch)) {
+        StateTable.readCommitted(store, desc.tableId(), StateTables.codecs(desc), epoch)) {
       while (rows.hasNext()) {
         Row r = rows.next();
         out.put(((Number) r.get(0)).intValue(), decode(r, upstream, k, withEpoch));

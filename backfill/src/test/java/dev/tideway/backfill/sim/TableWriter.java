@@ -1,6 +1,5 @@
 package dev.tideway.backfill.sim;
 
-import dev.tideway.backfill.state.TableCodecs;
 import dev.tideway.barrier.message.Barrier;
 import dev.tideway.barrier.message.BarrierKind;
 import dev.tideway.common.chunk.Op;
@@ -14,6 +13,7 @@ import dev.tideway.common.row.Row;
 import dev.tideway.common.types.DataType;
 import dev.tideway.storage.api.StateStore;
 import dev.tideway.storage.table.StateTable;
+import dev.tideway.storage.table.StateTables;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.NavigableMap;
@@ -47,7 +47,7 @@ public final class TableWriter {
 
   public TableWriter(StateStore store) {
     this.store = store;
-    this.table = StateTable.open(store, TABLE.tableId(), new int[] {0}, TableCodecs.of(TABLE));
+    this.table = StateTable.open(store, TABLE.tableId(), new int[] {0}, StateTables.codecs(TABLE));
     history.put(0L, new TreeMap<>());
   }
 
@@ -122,7 +122,7 @@ public final class TableWriter {
   /** Recovery: the writer restarts from the committed epoch. */
   public void recover(long committedEpoch) {
     table.close();
-    table = StateTable.open(store, TABLE.tableId(), new int[] {0}, TableCodecs.of(TABLE));
+    table = StateTable.open(store, TABLE.tableId(), new int[] {0}, StateTables.codecs(TABLE));
     model = new TreeMap<>(at(committedEpoch));
     history.tailMap(committedEpoch, false).clear();
   }

@@ -5,9 +5,8 @@ import dev.tideway.common.key.OrderType;
 import dev.tideway.common.row.GrowableBytes;
 import dev.tideway.common.row.Row;
 import dev.tideway.common.types.DataType;
-import dev.tideway.common.types.Schema;
 import dev.tideway.common.value.ValueSerde;
-import dev.tideway.common.vnode.VirtualNode;
+import dev.tideway.common.vnode.VnodeHasher;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -17,7 +16,7 @@ import java.util.List;
  * pk's encoding), so prefix and range scans work on bytes; {@code value} encodes the whole row;
  * {@code vnode} maps a pk to its vnode (the distribution key must be part of the pk). {@link #of}
  * builds the standard codecs from {@code common} ({@link KeySerde}, {@link ValueSerde}, {@link
- * VirtualNode}).
+ * VnodeHasher}); {@link StateTables} builds a {@code TableDesc}'s through it.
  */
 public record RowCodecs(PkCodec pk, ValueCodec value, VnodeMapper vnode) {
   /** Memcomparable pk encoding; a shorter row encodes a pk prefix. */
@@ -40,30 +39,31 @@ public record RowCodecs(PkCodec pk, ValueCodec value, VnodeMapper vnode) {
   }
 
   /**
-   * The standard codecs of a table: pk columns {@code pkIndices} with {@code orders}, the whole row
-   * as value, vnode = hash of the distribution key, given as positions inside the pk ({@code
-   * distKeyInPk}; empty = every row in vnode 0, a singleton table).
+   * The standard codecs, the one place they are built ({@link StateTables#codecs} checks a table's
+   * key against its columns and comes here): rows of {@code types}; the pk is columns {@code
+   * pkIndices} in {@code orders}, encoded memcomparable by {@link KeySerde} (a shorter row encodes
+   * a pk prefix, whose bytes prefix those of every pk it starts); the value is the whole row
+   * ({@link ValueSerde}); the vnode hashes the distribution key, given as positions inside the pk
+   * ({@code distKeyInPk}; empty = every row in vnode 0, a singleton table), with {@link
+   * VnodeHasher}.
+   *
+   * <p>The vnode mapper reuses one hasher's buffer: use the codecs from one thread at a time (each
+   * executor and each batch read builds its own).
    */
   public static RowCodecs of(
-      Schema schema, int[] pkIndices, List<OrderType> orders, int[] distKeyInPk) {
+      List<DataType> types, int[] pkIndices, List<OrderType> orders, int[] distKeyInPk) {
     List<DataType> pkTypes = new ArrayList<>();
     for (int i : pkIndices) {
-      pkTypes.add(schema.type(i));
+      pkTypes.add(types.get(i));
     }
     KeySerde keys = new KeySerde(pkTypes, orders);
-    ValueSerde values = new ValueSerde(schema.types());
-    List<DataType> distTypes = new ArrayList<>();
-    for (int i : distKeyInPk) {
-      distTypes.add(pkTypes.get(i));
-    }
+    ValueSerde values = new ValueSerde(types);
+    VnodeHasher hasher = new VnodeHasher(pkTypes, distKeyInPk);
     PkCodec pk =
         new PkCodec() {
           @Override
           public byte[] encode(Row pkOrPrefix) {
-            if (pkOrPrefix.size() == keys.columnCount()) {
-              return keys.encode(pkOrPrefix);
-            }
-            GrowableBytes out = new GrowableBytes(16);
+            GrowableBytes out = new GrowableBytes(16 * pkOrPrefix.size() + 8);
             keys.encodePrefixTo(out, pkOrPrefix);
             return out.toByteArray();
           }
@@ -85,19 +85,17 @@ public record RowCodecs(PkCodec pk, ValueCodec value, VnodeMapper vnode) {
             return values.decode(bytes);
           }
         };
-    VnodeMapper vnode =
-        distKeyInPk.length == 0 ? p -> 0 : p -> VirtualNode.of(distTypes, p.project(distKeyInPk));
-    return new RowCodecs(pk, value, vnode);
+    return new RowCodecs(pk, value, hasher::vnode);
   }
 
   /** Ascending pk, distributed by the whole pk. */
-  public static RowCodecs ascending(Schema schema, int[] pkIndices) {
+  public static RowCodecs ascending(List<DataType> types, int[] pkIndices) {
     List<OrderType> orders = new ArrayList<>();
     int[] dist = new int[pkIndices.length];
     for (int i = 0; i < pkIndices.length; i++) {
       orders.add(OrderType.ASC);
       dist[i] = i;
     }
-    return of(schema, pkIndices, orders, dist);
+    return of(types, pkIndices, orders, dist);
   }
 }

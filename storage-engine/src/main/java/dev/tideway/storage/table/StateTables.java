@@ -1,24 +1,21 @@
 package dev.tideway.storage.table;
 
 import dev.tideway.common.check.Checks;
-import dev.tideway.common.key.KeySerde;
 import dev.tideway.common.key.OrderType;
 import dev.tideway.common.plan.ColumnOrder;
 import dev.tideway.common.plan.TableDesc;
-import dev.tideway.common.row.GrowableBytes;
-import dev.tideway.common.row.Row;
 import dev.tideway.common.types.DataType;
-import dev.tideway.common.value.ValueSerde;
-import dev.tideway.common.vnode.VnodeHasher;
 import dev.tideway.storage.api.StateStore;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Opens the {@link StateTable}s executors keep their state in, with {@code common}'s encodings: the
- * pk as memcomparable bytes ({@link KeySerde}, in the pk's column orders; a shorter row encodes a
- * pk prefix), the row as a {@link ValueSerde} value, and the vnode as {@link VnodeHasher} over the
- * distribution key, which must lie inside the pk. So every executor's keys sort and distribute
+ * Opens the {@link StateTable}s executors keep their state in, and gives the codecs of a {@link
+ * TableDesc} to everyone else who reads or writes such a table (batch reads, backfill state): one
+ * row codec per table, so a table written by one is readable by the others. The codecs are {@link
+ * RowCodecs#of} ({@code common}'s encodings: the pk as memcomparable bytes in the pk's column
+ * orders, a shorter row encoding a pk prefix; the row as a value; the vnode hashed from the
+ * distribution key, which must lie inside the pk), so every executor's keys sort and distribute
  * exactly as the rest of the system expects.
  *
  * <p>Stateless.
@@ -68,10 +65,6 @@ public final class StateTables {
         tableId,
         pk.length,
         orders.size());
-    List<DataType> pkTypes = new ArrayList<>();
-    for (int i : pk) {
-      pkTypes.add(types.get(i));
-    }
     int[] distInPk = new int[distributionKey.length];
     for (int d = 0; d < distributionKey.length; d++) {
       distInPk[d] = -1;
@@ -86,35 +79,6 @@ public final class StateTables {
           tableId,
           distributionKey[d]);
     }
-    KeySerde keys = new KeySerde(pkTypes, orders);
-    ValueSerde values = new ValueSerde(types);
-    VnodeHasher hasher = new VnodeHasher(pkTypes, distInPk);
-    RowCodecs.PkCodec pkCodec =
-        new RowCodecs.PkCodec() {
-          @Override
-          public byte[] encode(Row key) {
-            GrowableBytes out = new GrowableBytes(16 * key.size() + 8);
-            keys.encodePrefixTo(out, key);
-            return out.toByteArray();
-          }
-
-          @Override
-          public Row decode(byte[] bytes) {
-            return keys.decode(bytes);
-          }
-        };
-    RowCodecs.ValueCodec valueCodec =
-        new RowCodecs.ValueCodec() {
-          @Override
-          public byte[] encode(Row row) {
-            return values.encode(row);
-          }
-
-          @Override
-          public Row decode(byte[] bytes) {
-            return values.decode(bytes);
-          }
-        };
-    return new RowCodecs(pkCodec, valueCodec, hasher::vnode);
+    return RowCodecs.of(types, pk, orders, distInPk);
   }
 }

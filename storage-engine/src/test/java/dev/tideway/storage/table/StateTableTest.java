@@ -22,7 +22,7 @@ class StateTableTest {
           Field.of("id", DataType.BIGINT),
           Field.of("name", DataType.VARCHAR),
           Field.of("n", DataType.INT));
-  static final RowCodecs CODECS = RowCodecs.ascending(SCHEMA, new int[] {0});
+  static final RowCodecs CODECS = RowCodecs.ascending(SCHEMA.types(), new int[] {0});
 
   static List<Row> drain(StateTable.CloseableRows rows) {
     List<Row> out = new ArrayList<>();
@@ -70,7 +70,8 @@ class StateTableTest {
             Field.of("k", DataType.BIGINT),
             Field.of("v", DataType.VARCHAR));
     RowCodecs codecs =
-        RowCodecs.of(s, new int[] {0, 1}, List.of(OrderType.ASC, OrderType.ASC), new int[0]);
+        RowCodecs.of(
+            s.types(), new int[] {0, 1}, List.of(OrderType.ASC, OrderType.ASC), new int[0]);
     try (Storage store = StateStores.open("memory://", StorageOptions.defaults())) {
       StateTable t = StateTable.open(store, 3, new int[] {0, 1}, codecs);
       t.init(Epochs.of(1));
