@@ -1,6 +1,7 @@
 package dev.tideway.barrier.message;
 
 import dev.tideway.common.check.Checks;
+import dev.tideway.common.time.RateLimiter;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
@@ -92,8 +93,8 @@ public sealed interface Mutation
    * {@link #UNLIMITED} removes the limit.
    */
   record Throttle(Map<Integer, Long> rowsPerSecondByActor) implements Mutation {
-    /** Removes an actor's rate limit. */
-    public static final long UNLIMITED = -1;
+    /** Removes an actor's rate limit (the limiter's own {@link RateLimiter#UNLIMITED}). */
+    public static final long UNLIMITED = RateLimiter.UNLIMITED;
 
     public Throttle {
       Checks.checkArgument(!rowsPerSecondByActor.isEmpty(), "Throttle mutation names no actor");

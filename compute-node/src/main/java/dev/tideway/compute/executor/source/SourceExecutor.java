@@ -8,6 +8,7 @@ import dev.tideway.barrier.message.Message;
 import dev.tideway.barrier.message.Mutation;
 import dev.tideway.common.check.Checks;
 import dev.tideway.common.time.Clock;
+import dev.tideway.common.time.RateLimiter;
 import dev.tideway.common.types.Schema;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -94,7 +95,9 @@ public final class SourceExecutor implements Executor {
     this.state = state;
     this.clock = clock;
     this.chunkSize = options.chunkSize();
-    this.limiter = new RateLimiter(options.rowsPerSecond());
+    this.limiter =
+        new RateLimiter(
+            options.rowsPerSecond(), RateLimiter.Burst.TENTH_OF_A_SECOND, clock.nanoTime());
   }
 
   @Override
@@ -230,7 +233,7 @@ public final class SourceExecutor implements Executor {
       paused = false;
     } else if (m instanceof Mutation.Throttle t
         && t.rowsPerSecondByActor().containsKey(info.actorId())) {
-      limiter.setRate(t.rowsPerSecondByActor().get(info.actorId()));
+      limiter.setRate(t.rowsPerSecondByActor().get(info.actorId()), clock.nanoTime());
     } else if (m instanceof Mutation.Add add && add.paused()) {
       paused = true;
     }

@@ -5,8 +5,8 @@
  * from its {@link dev.tideway.compute.executor.source.BarrierInbox} and restores each split's
  * offset from the {@link dev.tideway.compute.executor.source.SplitStateStore}; (2) while no barrier
  * waits, it reads chunks from its {@link dev.tideway.compute.executor.source.SplitReader}s within
- * the {@link dev.tideway.compute.executor.source.RateLimiter}'s budget; (3) on each barrier it
- * persists every split's next offset with the epoch the barrier closes, then emits the barrier.
+ * the budget of its {@link dev.tideway.common.time.RateLimiter}; (3) on each barrier it persists
+ * every split's next offset with the epoch the barrier closes, then emits the barrier.
  *
  * <p>Invariant (exactly-once): a reader's rows are a pure function of (split, offset) ({@link
  * dev.tideway.compute.executor.source.DatagenSplitReader} and {@link

@@ -8,6 +8,7 @@ import dev.tideway.barrier.message.Message;
 import dev.tideway.barrier.message.Mutation;
 import dev.tideway.common.chunk.StreamChunk;
 import dev.tideway.common.time.ManualClock;
+import dev.tideway.common.time.RateLimiter;
 import dev.tideway.common.types.DataType;
 import dev.tideway.common.types.Field;
 import dev.tideway.common.types.Schema;

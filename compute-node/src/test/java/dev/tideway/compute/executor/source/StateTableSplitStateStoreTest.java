@@ -11,6 +11,7 @@ import dev.tideway.barrier.message.Message;
 import dev.tideway.barrier.message.Mutation;
 import dev.tideway.common.chunk.StreamChunk;
 import dev.tideway.common.time.ManualClock;
+import dev.tideway.common.time.RateLimiter;
 import dev.tideway.compute.testing.ScriptedBarrierInbox;
 import dev.tideway.storage.api.Epochs;
 import dev.tideway.storage.api.StateStores;

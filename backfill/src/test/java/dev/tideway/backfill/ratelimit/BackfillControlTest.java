@@ -11,7 +11,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The token bucket holds the configured rate; 0 and Pause stop reads; changes apply at once. */
-class RateLimiterTest {
+class BackfillControlTest {
   @Test
   void rateIsHeldAndThrottleChangesIt() {
     ManualClock clock = new ManualClock(1_000_000);
