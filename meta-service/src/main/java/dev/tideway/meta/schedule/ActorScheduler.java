@@ -2,12 +2,13 @@ package dev.tideway.meta.schedule;
 
 import dev.tideway.common.check.Checks;
 import dev.tideway.common.plan.DispatcherKind;
+import dev.tideway.common.vnode.VirtualNode;
+import dev.tideway.common.vnode.VnodeBitmap;
 import dev.tideway.meta.fragment.IdAllocator;
 import dev.tideway.meta.fragment.StreamFragment;
 import dev.tideway.protocol.catalog.FragmentDistribution;
 import dev.tideway.protocol.catalog.FragmentGraph.Actor;
 import dev.tideway.protocol.catalog.FragmentGraph.Edge;
-import dev.tideway.protocol.catalog.VnodeBitmap;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -52,7 +53,7 @@ public final class ActorScheduler {
       IdAllocator ids) {
     Checks.checkArgument(!workers.isEmpty(), "no compute nodes to schedule actors on");
     int totalCores = workers.stream().mapToInt(Worker::cores).sum();
-    int n = Math.min(parallelism == 0 ? totalCores : parallelism, VnodeBitmap.VNODE_COUNT);
+    int n = Math.min(parallelism == 0 ? totalCores : parallelism, VirtualNode.COUNT);
     List<String> slots = slots(workers);
     Map<Integer, List<Actor>> placed = new HashMap<>(existing);
     Map<String, Integer> load = new HashMap<>();
@@ -88,13 +89,12 @@ public final class ActorScheduler {
               ids.allocate(),
               f.fragmentId(),
               leastLoaded(workers, load),
-              VnodeBitmap.all(),
+              VnodeBitmap.ALL,
               List.of()));
     } else {
       for (int i = 0; i < n; i++) {
         VnodeBitmap vnodes =
-            VnodeBitmap.range(
-                i * VnodeBitmap.VNODE_COUNT / n, (i + 1) * VnodeBitmap.VNODE_COUNT / n);
+            VnodeBitmap.range(i * VirtualNode.COUNT / n, (i + 1) * VirtualNode.COUNT / n);
         actors.add(
             new Actor(
                 ids.allocate(), f.fragmentId(), slots.get(i % slots.size()), vnodes, List.of()));
@@ -140,23 +140,23 @@ public final class ActorScheduler {
   private static void check(
       StreamFragment f, List<Actor> actors, Map<Integer, List<Actor>> placed) {
     Set<Integer> seen = new HashSet<>();
-    VnodeBitmap union = VnodeBitmap.range(0, 0);
+    VnodeBitmap union = VnodeBitmap.EMPTY;
     for (Actor a : actors) {
-      for (int v = 0; v < VnodeBitmap.VNODE_COUNT; v++) {
+      for (int v = 0; v < VirtualNode.COUNT; v++) {
         Checks.checkState(
             !a.vnodes().contains(v) || seen.add(v),
             "fragment %s: vnode %s owned by two actors",
             f.fragmentId(),
             v);
       }
-      union = union.or(a.vnodes());
+      union = union.union(a.vnodes());
     }
     Checks.checkState(
-        union.count() == VnodeBitmap.VNODE_COUNT,
+        union.count() == VirtualNode.COUNT,
         "fragment %s: actors cover %s of %s vnodes",
         f.fragmentId(),
         union.count(),
-        VnodeBitmap.VNODE_COUNT);
+        VirtualNode.COUNT);
     for (Edge e : f.upstreams()) {
       if (e.kind() == DispatcherKind.NO_SHUFFLE) {
         List<Actor> ups = placed.get(e.upstreamFragmentId());

@@ -3,6 +3,7 @@ package dev.tideway.meta.metadata;
 import dev.tideway.common.plan.ColumnDesc;
 import dev.tideway.common.plan.DispatcherKind;
 import dev.tideway.common.types.DataType;
+import dev.tideway.common.vnode.VnodeBitmap;
 import dev.tideway.protocol.catalog.CatalogObject;
 import dev.tideway.protocol.catalog.CreateType;
 import dev.tideway.protocol.catalog.FragmentDistribution;
@@ -16,7 +17,6 @@ import dev.tideway.protocol.catalog.ObjectKind;
 import dev.tideway.protocol.catalog.RecoveryLog;
 import dev.tideway.protocol.catalog.SystemParams;
 import dev.tideway.protocol.catalog.VersionPointer;
-import dev.tideway.protocol.catalog.VnodeBitmap;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
@@ -85,8 +85,7 @@ public final class MetadataSamples {
                   12, 10, "compute-1:5688", VnodeBitmap.range(0, 128), List.of()),
               new FragmentGraph.Actor(
                   13, 10, "compute-2:5688", VnodeBitmap.range(128, 256), List.of()),
-              new FragmentGraph.Actor(
-                  14, 11, "compute-1:5688", VnodeBitmap.all(), List.of(12, 13))));
+              new FragmentGraph.Actor(14, 11, "compute-1:5688", VnodeBitmap.ALL, List.of(12, 13))));
 
   public static final VersionPointer POINTER =
       new VersionPointer(42, 123_456L << 16, "version/checkpoint-42");

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tideway.common.plan.DispatcherKind;
+import dev.tideway.common.vnode.VirtualNode;
+import dev.tideway.common.vnode.VnodeBitmap;
 import dev.tideway.meta.fragment.Fragmenter;
 import dev.tideway.meta.fragment.IdAllocator;
 import dev.tideway.meta.fragment.Plans;
@@ -11,7 +13,6 @@ import dev.tideway.meta.fragment.StreamFragment;
 import dev.tideway.protocol.catalog.FragmentDistribution;
 import dev.tideway.protocol.catalog.FragmentGraph.Actor;
 import dev.tideway.protocol.catalog.FragmentGraph.Edge;
-import dev.tideway.protocol.catalog.VnodeBitmap;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -72,7 +73,7 @@ class ActorSchedulerTest {
     List<Actor> actors = ActorScheduler.schedule(List.of(s), Map.of(), TWO, 0, new IdAllocator(10));
     assertThat(actors)
         .singleElement()
-        .satisfies(a -> assertThat(a.vnodes()).isEqualTo(VnodeBitmap.all()));
+        .satisfies(a -> assertThat(a.vnodes()).isEqualTo(VnodeBitmap.ALL));
     assertThatThrownBy(
             () -> ActorScheduler.schedule(List.of(s), Map.of(), List.of(), 0, new IdAllocator(10)))
         .hasMessageContaining("no compute nodes");
@@ -104,12 +105,12 @@ class ActorSchedulerTest {
 
   static void assertCovers(List<Actor> actors) {
     int total = 0;
-    VnodeBitmap union = VnodeBitmap.range(0, 0);
+    VnodeBitmap union = VnodeBitmap.EMPTY;
     for (Actor a : actors) {
-      assertThat(a.vnodes().intersects(union)).isFalse();
-      union = union.or(a.vnodes());
+      assertThat(a.vnodes().intersect(union).isEmpty()).isTrue();
+      union = union.union(a.vnodes());
       total += a.vnodes().count();
     }
-    assertThat(total).isEqualTo(VnodeBitmap.VNODE_COUNT);
+    assertThat(total).isEqualTo(VirtualNode.COUNT);
   }
 }

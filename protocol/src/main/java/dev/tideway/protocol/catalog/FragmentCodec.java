@@ -1,6 +1,7 @@
 package dev.tideway.protocol.catalog;
 
 import dev.tideway.common.plan.DispatcherKind;
+import dev.tideway.common.vnode.VnodeBitmap;
 import dev.tideway.protocol.catalog.FragmentGraph.Actor;
 import dev.tideway.protocol.catalog.FragmentGraph.Edge;
 import dev.tideway.protocol.catalog.FragmentGraph.Fragment;
@@ -19,7 +20,10 @@ final class FragmentCodec {
   static final int A_ID = 1;
   static final int A_FRAGMENT = 2;
   static final int A_NODE = 3;
+
+  /** {@link VnodeBitmap#toBytes}: 32 bytes, vnode v = bit {@code v % 8} of byte {@code v / 8}. */
   static final int A_VNODES = 4;
+
   static final int A_UPSTREAM_ACTOR = 5;
 
   private FragmentCodec() {}

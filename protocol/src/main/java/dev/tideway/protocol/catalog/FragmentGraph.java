@@ -2,6 +2,7 @@ package dev.tideway.protocol.catalog;
 
 import dev.tideway.common.check.Checks;
 import dev.tideway.common.plan.DispatcherKind;
+import dev.tideway.common.vnode.VnodeBitmap;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
