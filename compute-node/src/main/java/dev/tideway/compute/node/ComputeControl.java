@@ -328,7 +328,7 @@ final class ComputeControl extends AbstractBehavior<ControlMessage>
       return this;
     }
     store
-        .runCompaction(cmd.job())
+        .compact(cmd.job())
         .whenComplete(
             (outcome, err) ->
                 self.tell(

@@ -3,8 +3,8 @@ package dev.tideway.meta.barrier;
 import dev.tideway.barrier.control.InjectBarrier;
 import dev.tideway.protocol.catalog.CatalogState;
 import dev.tideway.protocol.catalog.FragmentGraph;
-import dev.tideway.storage.api.CompactionRequest;
-import dev.tideway.storage.api.CompactionResult;
+import dev.tideway.storage.api.CompactionJob;
+import dev.tideway.storage.api.CompactionOutcome;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
@@ -49,8 +49,8 @@ public interface ComputeClient {
 
   /**
    * Runs a compaction rewrite on node {@code node} ({@code StateStore.compact} of its storage);
-   * completes with the result for the leader to apply, or fails (the task is dropped; its outputs
+   * completes with the outcome for the leader to apply, or fails (the task is dropped; its outputs
    * are vacuumed after the grace period).
    */
-  CompletableFuture<CompactionResult> compact(String node, CompactionRequest task);
+  CompletableFuture<CompactionOutcome> compact(String node, CompactionJob job);
 }

@@ -3,8 +3,8 @@ package dev.tideway.meta.barrier;
 import dev.tideway.barrier.control.InjectBarrier;
 import dev.tideway.protocol.catalog.CatalogState;
 import dev.tideway.protocol.catalog.FragmentGraph;
-import dev.tideway.storage.api.CompactionRequest;
-import dev.tideway.storage.api.CompactionResult;
+import dev.tideway.storage.api.CompactionJob;
+import dev.tideway.storage.api.CompactionOutcome;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
@@ -53,7 +53,7 @@ final class LazyComputeClient<S> implements ComputeClient {
   }
 
   @Override
-  public CompletableFuture<CompactionResult> compact(String node, CompactionRequest task) {
-    return d().compact(node, task);
+  public CompletableFuture<CompactionOutcome> compact(String node, CompactionJob job) {
+    return d().compact(node, job);
   }
 }

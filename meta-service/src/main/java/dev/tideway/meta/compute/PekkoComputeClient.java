@@ -13,8 +13,6 @@ import dev.tideway.protocol.compute.ComputeEvent;
 import dev.tideway.protocol.compute.ComputeRequest;
 import dev.tideway.storage.api.CompactionJob;
 import dev.tideway.storage.api.CompactionOutcome;
-import dev.tideway.storage.api.CompactionRequest;
-import dev.tideway.storage.api.CompactionResult;
 import dev.tideway.storage.api.SstInfo;
 import java.util.ArrayList;
 import java.util.List;
@@ -173,28 +171,29 @@ public final class PekkoComputeClient implements ComputeClient {
 
   /**
    * Runs a compaction meta picked on {@code node} (its {@code Compact} command) and hands back the
-   * result for meta to apply; a node that refuses or fails fails the future (meta drops the task).
+   * outcome for meta to apply; a node that refuses or fails fails the future (meta drops the task).
    */
   @Override
-  public CompletableFuture<CompactionResult> compact(String node, CompactionRequest task) {
-    CompactionJob job = CompactionJob.of(task);
+  public CompletableFuture<CompactionOutcome> compact(String node, CompactionJob job) {
     return bridge
         .request(node, id -> new ComputeRequest.Compact(id, job, bridge.replyTo()))
         .thenApply(
             e -> {
               if (e instanceof ComputeEvent.Compacted c) {
-                return resultOf(task, c.outcome());
+                return c.outcome();
               }
               String why =
                   e instanceof ComputeEvent.CommandFailed f ? f.reason() : "unexpected answer " + e;
               throw new IllegalStateException(
-                  "compaction task " + task.taskId() + " on " + node + " failed: " + why);
+                  "compaction of "
+                      + job.inputCount()
+                      + " SSTs into L"
+                      + job.targetLevel()
+                      + " on "
+                      + node
+                      + " failed: "
+                      + why);
             });
-  }
-
-  /** The node's outcome as the version owner applies it. */
-  static CompactionResult resultOf(CompactionRequest task, CompactionOutcome o) {
-    return CompactionResult.of(task, o);
   }
 
   private static void join(CompletableFuture<Void> f) {

@@ -6,8 +6,8 @@ import dev.tideway.common.time.Clock;
 import dev.tideway.meta.barrier.ComputeClient;
 import dev.tideway.meta.barrier.GlobalBarrierManager;
 import dev.tideway.meta.barrier.LeaderTask;
-import dev.tideway.storage.api.CompactionRequest;
-import dev.tideway.storage.api.CompactionResult;
+import dev.tideway.storage.api.CompactionJob;
+import dev.tideway.storage.api.CompactionOutcome;
 import dev.tideway.storage.api.VersionService;
 import java.util.HashMap;
 import java.util.List;
@@ -155,36 +155,35 @@ public final class VersionMaintenance implements AutoCloseable {
     }
     long committed = committedEpoch.getAsLong();
     long safe = pins.minPinnedEpoch(committed);
-    Optional<CompactionRequest> task =
-        versions.pickCompaction(nextTaskId, Math.min(safe, committed), false);
-    if (task.isEmpty()) {
+    Optional<CompactionJob> picked = versions.pickCompaction(Math.min(safe, committed), false);
+    if (picked.isEmpty()) {
       return;
     }
-    CompactionRequest req = task.get();
-    nextTaskId++;
+    CompactionJob job = picked.get();
+    long taskId = nextTaskId++;
     String node = live.get(Math.floorMod(nextNode++, live.size()));
-    runningTask = req.taskId();
+    runningTask = taskId;
     runningSinceMs = now;
     LOG.debug(
         "compaction task {} ({} SSTs, {} bytes) on {}",
-        req.taskId(),
-        req.inputCount(),
-        req.inputBytes(),
+        taskId,
+        job.inputCount(),
+        job.inputBytes(),
         node);
     compute
-        .compact(node, req)
-        .whenComplete((res, failure) -> owner.execute(() -> onCompacted(req, node, res, failure)));
+        .compact(node, job)
+        .whenComplete(
+            (res, failure) -> owner.execute(() -> onCompacted(taskId, node, res, failure)));
   }
 
-  private void onCompacted(
-      CompactionRequest req, String node, CompactionResult res, Throwable failure) {
-    if (runningTask == null || runningTask != req.taskId()) {
+  private void onCompacted(long taskId, String node, CompactionOutcome res, Throwable failure) {
+    if (runningTask == null || runningTask != taskId) {
       return; // timed out and forgotten
     }
     runningTask = null;
     Stats s = stats;
     if (failure != null) {
-      LOG.warn("compaction task {} on {} failed: {}", req.taskId(), node, failure.toString());
+      LOG.warn("compaction task {} on {} failed: {}", taskId, node, failure.toString());
       stats =
           new Stats(
               s.compactionsApplied(),
@@ -207,9 +206,9 @@ public final class VersionMaintenance implements AutoCloseable {
                   s.compactionsFailed() + 1,
                   s.sstsDeleted(),
                   s.awaitingGrace());
-      LOG.debug("compaction task {} {}", req.taskId(), applied ? "applied" : "stale, dropped");
+      LOG.debug("compaction task {} {}", taskId, applied ? "applied" : "stale, dropped");
     } catch (RuntimeException e) {
-      LOG.warn("applying compaction task {} failed", req.taskId(), e);
+      LOG.warn("applying compaction task {} failed", taskId, e);
       stats =
           new Stats(
               s.compactionsApplied(),

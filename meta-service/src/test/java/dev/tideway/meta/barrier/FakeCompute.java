@@ -11,8 +11,8 @@ import dev.tideway.common.plan.StreamPlanNode;
 import dev.tideway.protocol.catalog.CatalogState;
 import dev.tideway.protocol.catalog.FragmentGraph;
 import dev.tideway.protocol.catalog.PlanCodec;
-import dev.tideway.storage.api.CompactionRequest;
-import dev.tideway.storage.api.CompactionResult;
+import dev.tideway.storage.api.CompactionJob;
+import dev.tideway.storage.api.CompactionOutcome;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -86,7 +86,7 @@ final class FakeCompute {
       g -> CompletableFuture.completedFuture(null);
 
   /** Runs compaction requests; by default refuses them. */
-  volatile BiFunction<String, CompactionRequest, CompletableFuture<CompactionResult>> compactor =
+  volatile BiFunction<String, CompactionJob, CompletableFuture<CompactionOutcome>> compactor =
       (node, req) -> CompletableFuture.failedFuture(new IllegalStateException("no storage here"));
 
   /** Actors built by {@link ComputeClient#build} or a reset, and not dropped since. */
@@ -147,8 +147,8 @@ final class FakeCompute {
       }
 
       @Override
-      public CompletableFuture<CompactionResult> compact(String node, CompactionRequest task) {
-        return compactor.apply(node, task);
+      public CompletableFuture<CompactionOutcome> compact(String node, CompactionJob job) {
+        return compactor.apply(node, job);
       }
     };
   }

@@ -9,8 +9,8 @@ import dev.tideway.barrier.progress.ProgressBatch;
 import dev.tideway.meta.barrier.ComputeClient;
 import dev.tideway.protocol.catalog.CatalogState;
 import dev.tideway.protocol.catalog.FragmentGraph;
-import dev.tideway.storage.api.CompactionRequest;
-import dev.tideway.storage.api.CompactionResult;
+import dev.tideway.storage.api.CompactionJob;
+import dev.tideway.storage.api.CompactionOutcome;
 import dev.tideway.storage.api.Keys;
 import dev.tideway.storage.api.LocalStateStore;
 import dev.tideway.storage.api.SstInfo;
@@ -165,9 +165,9 @@ final class StorageCompute implements ComputeClient {
   public void drop(Set<Integer> actorIds) {}
 
   @Override
-  public CompletableFuture<CompactionResult> compact(String node, CompactionRequest task) {
+  public CompletableFuture<CompactionOutcome> compact(String node, CompactionJob job) {
     return storage
-        .compact(task)
+        .compact(job)
         .thenApply(
             r -> {
               compactions.incrementAndGet();

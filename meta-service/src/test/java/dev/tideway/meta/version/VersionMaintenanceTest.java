@@ -8,8 +8,8 @@ import dev.tideway.common.time.ManualClock;
 import dev.tideway.meta.barrier.ComputeClient;
 import dev.tideway.protocol.catalog.CatalogState;
 import dev.tideway.protocol.catalog.FragmentGraph;
-import dev.tideway.storage.api.CompactionRequest;
-import dev.tideway.storage.api.CompactionResult;
+import dev.tideway.storage.api.CompactionJob;
+import dev.tideway.storage.api.CompactionOutcome;
 import dev.tideway.storage.api.Epochs;
 import dev.tideway.storage.api.Keys;
 import dev.tideway.storage.api.LocalStateStore;
@@ -40,7 +40,7 @@ class VersionMaintenanceTest {
   @TempDir Path dir;
 
   final List<String> compactedOn = new CopyOnWriteArrayList<>();
-  final List<CompactionRequest> requests = new CopyOnWriteArrayList<>();
+  final List<CompactionJob> requests = new CopyOnWriteArrayList<>();
 
   /** A compute node that only compacts, on its own follower store. */
   ComputeClient nodeOver(Storage follower) {
@@ -60,10 +60,10 @@ class VersionMaintenanceTest {
       public void drop(Set<Integer> actorIds) {}
 
       @Override
-      public CompletableFuture<CompactionResult> compact(String node, CompactionRequest task) {
+      public CompletableFuture<CompactionOutcome> compact(String node, CompactionJob job) {
         compactedOn.add(node);
-        requests.add(task);
-        return follower.compact(task);
+        requests.add(job);
+        return follower.compact(job);
       }
     };
   }

@@ -5,12 +5,14 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * A compaction to run, as the public API describes it (the meta leader picks it, a compute node
- * runs it through {@link StateStore#runCompaction}): merge {@code inputs} (level → SSTs) into
- * {@code targetLevel}. Versions at or below {@code safeEpoch} collapse to the newest one per key
- * (tables in {@code changeLogs} keep theirs from their retained start epoch on); tombstones go too
- * when {@code bottom} (no deeper level holds keys of the range); keys of {@code droppedTables} go.
- * The wire form of a {@link CompactionRequest} (the compute node's {@code Compact} command).
+ * One compaction, the one request type: the picker chooses it ({@link
+ * VersionService#pickCompaction}, or a standalone store for itself), a node runs it ({@link
+ * StateStore#compact}, the compute node's {@code Compact} command carries it on the wire), and its
+ * answer is a {@link CompactionOutcome}. Merge {@code inputs} (level → SSTs) into {@code
+ * targetLevel}. Versions at or below {@code safeEpoch} collapse to the newest one per key (tables
+ * in {@code changeLogs} keep theirs from their retained start epoch on); tombstones go too when
+ * {@code bottom} (no deeper level holds keys of the range); keys of {@code droppedTables} go. Plain
+ * data, safe to send over the wire (Kryo id 402, serialized by its components: never change them).
  *
  * @param inputs the SSTs merged, by level
  * @param targetLevel where the output goes
@@ -44,15 +46,18 @@ public record CompactionJob(
     this(inputs, targetLevel, bottom, safeEpoch, changeLogs, Set.of());
   }
 
-  /** The same work as a {@link CompactionRequest} (what {@link StateStore#compact} runs). */
-  public CompactionRequest toRequest(long taskId) {
-    return new CompactionRequest(
-        taskId, 0, inputs, targetLevel, bottom, safeEpoch, changeLogs, droppedTables);
+  /** The input SSTs' bytes. */
+  public long inputBytes() {
+    return inputs.values().stream().flatMap(List::stream).mapToLong(SstInfo::fileSize).sum();
   }
 
-  /** A request's work as a job (the compute node's wire form). */
-  public static CompactionJob of(CompactionRequest r) {
-    return new CompactionJob(
-        r.inputs(), r.targetLevel(), r.bottom(), r.safeEpoch(), r.changeLogs(), r.droppedTables());
+  /** The input SSTs' rows (key versions). */
+  public long inputRows() {
+    return inputs.values().stream().flatMap(List::stream).mapToLong(SstInfo::rowCount).sum();
+  }
+
+  /** The number of input SSTs. */
+  public int inputCount() {
+    return inputs.values().stream().mapToInt(List::size).sum();
   }
 }

@@ -4,9 +4,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What running a {@link CompactionJob} produced, for the meta leader to commit as a version delta:
- * per level the SSTs removed and added, and the exact (negative) stats delta of the dropped key
- * versions. Until it is committed the new SSTs are referenced by no version.
+ * What running a {@link CompactionJob} produced, the one result type: per level the SSTs removed
+ * and added, and the exact (negative) stats delta of the dropped key versions, for the version
+ * owner to apply ({@link VersionService#applyCompaction}) as a version delta. Nothing is visible
+ * until the owner applies it; if it never does, the new files are vacuumed after the grace period.
+ * Plain data, sent on the wire (Kryo ids 403 and 404, serialized by their components: never change
+ * them).
  *
  * @param changes the level edits
  * @param statsDelta per table, what the dropped versions counted (negative)

@@ -49,14 +49,6 @@ public interface StateStore {
   Map<Integer, TableStats> tableStats();
 
   /**
-   * {@link #compact} in the compute node's wire terms ({@link CompactionJob} in, {@link
-   * CompactionOutcome} out): the same rewrite, one implementation.
-   */
-  default CompletableFuture<CompactionOutcome> runCompaction(CompactionJob job) {
-    return compact(job.toRequest(0)).thenApply(CompactionResult::toOutcome);
-  }
-
-  /**
    * Follows the versions another process commits (multi-process stores): re-reads the version delta
    * log and checkpoints from the object store and publishes what is new, so committed reads and
    * {@link #committedEpoch()} reach it and the shared buffer drops what the new version holds. Call
@@ -83,9 +75,10 @@ public interface StateStore {
   /**
    * Runs a compaction rewrite the version owner picked ({@link VersionService#pickCompaction}):
    * reads the inputs, writes the survivors as new SSTs of this process's id space, and completes
-   * with the result for the owner to apply. Changes no version here.
+   * with the outcome for the owner to apply. Changes no version here. A compute node runs its
+   * {@code Compact} command's job through it.
    */
-  default CompletableFuture<CompactionResult> compact(CompactionRequest request) {
+  default CompletableFuture<CompactionOutcome> compact(CompactionJob job) {
     return CompletableFuture.failedFuture(
         new UnsupportedOperationException("this state store cannot run compaction requests"));
   }

@@ -58,7 +58,7 @@ public interface VersionService {
    * level), collapsing key versions at or below {@code min(safeEpoch, oldest local pin)}. Empty
    * when nothing is due. Pure: the task runs elsewhere ({@link StateStore#compact}).
    */
-  default Optional<CompactionRequest> pickCompaction(long taskId, long safeEpoch, boolean full) {
+  default Optional<CompactionJob> pickCompaction(long safeEpoch, boolean full) {
     return Optional.empty();
   }
 
@@ -67,7 +67,7 @@ public interface VersionService {
    * stats it subtracts). False, changing nothing, when an input is no longer in the version
    * (another compaction took it): the outputs are then garbage for {@link #deleteSsts}.
    */
-  default boolean applyCompaction(CompactionResult result) {
+  default boolean applyCompaction(CompactionOutcome outcome) {
     throw new UnsupportedOperationException("this state store cannot apply compactions");
   }
 

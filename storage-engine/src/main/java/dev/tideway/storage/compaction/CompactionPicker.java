@@ -1,5 +1,6 @@
 package dev.tideway.storage.compaction;
 
+import dev.tideway.storage.api.CompactionJob;
 import dev.tideway.storage.api.KeyRange;
 import dev.tideway.storage.api.Keys;
 import dev.tideway.storage.api.SstInfo;
@@ -56,7 +57,7 @@ public final class CompactionPicker {
     this.levelBaseBytes = levelBaseBytes;
   }
 
-  public Optional<CompactionTask> pick(Version v, long safeEpoch) {
+  public Optional<CompactionJob> pick(Version v, long safeEpoch) {
     List<SstInfo> l0 = v.level(0).ssts();
     if (l0.size() >= l0Trigger) {
       long l0Bytes = v.level(0).totalBytes();
@@ -67,7 +68,7 @@ public final class CompactionPicker {
       int merge = tierMergeWidth(l0);
       if (merge >= 2) {
         return Optional.of(
-            new CompactionTask(
+            new CompactionJob(
                 Map.of(0, l0.subList(0, merge)),
                 0,
                 false,
@@ -106,7 +107,7 @@ public final class CompactionPicker {
    * a deeper level rewritten into the same level (its output lies inside its own key range, so the
    * level's runs stay disjoint).
    */
-  static Optional<CompactionTask> cleanup(Version v, long safeEpoch) {
+  static Optional<CompactionJob> cleanup(Version v, long safeEpoch) {
     if (v.droppedTables().isEmpty()) {
       return Optional.empty();
     }
@@ -123,7 +124,7 @@ public final class CompactionPicker {
             }
           }
           return Optional.of(
-              new CompactionTask(
+              new CompactionJob(
                   Map.of(n, List.of(s)), n, bottom, safeEpoch, v.changeLogs(), v.droppedTables()));
         }
       }
@@ -132,7 +133,7 @@ public final class CompactionPicker {
   }
 
   /** Every SST of every level into the bottom level. Empty when there is nothing. */
-  public static Optional<CompactionTask> full(Version v, long safeEpoch) {
+  public static Optional<CompactionJob> full(Version v, long safeEpoch) {
     Map<Integer, List<SstInfo>> in = new TreeMap<>();
     for (Level l : v.levels()) {
       if (!l.ssts().isEmpty()) {
@@ -143,11 +144,11 @@ public final class CompactionPicker {
       return Optional.empty();
     }
     return Optional.of(
-        new CompactionTask(
+        new CompactionJob(
             in, Version.MAX_LEVELS - 1, true, safeEpoch, v.changeLogs(), v.droppedTables()));
   }
 
-  private static CompactionTask task(
+  private static CompactionJob task(
       Version v, int from, List<SstInfo> picked, int to, long safeEpoch) {
     byte[] min = picked.get(0).minKey();
     byte[] max = picked.get(0).maxKey();
@@ -175,7 +176,7 @@ public final class CompactionPicker {
         bottom &= !s.overlaps(range);
       }
     }
-    return new CompactionTask(in, to, bottom, safeEpoch, v.changeLogs(), v.droppedTables());
+    return new CompactionJob(in, to, bottom, safeEpoch, v.changeLogs(), v.droppedTables());
   }
 
   /** The smallest key after {@code k}: {@code k || 0x00}. */

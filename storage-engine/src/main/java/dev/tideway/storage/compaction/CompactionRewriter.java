@@ -1,6 +1,7 @@
 package dev.tideway.storage.compaction;
 
 import dev.tideway.common.fault.FailPoints;
+import dev.tideway.storage.api.CompactionJob;
 import dev.tideway.storage.api.CompactionOutcome;
 import dev.tideway.storage.api.Epochs;
 import dev.tideway.storage.api.KeyRange;
@@ -11,7 +12,6 @@ import dev.tideway.storage.iterator.EntryIterator;
 import dev.tideway.storage.iterator.MergeIterator;
 import dev.tideway.storage.sst.SstOutput;
 import dev.tideway.storage.sst.SstReaders;
-import dev.tideway.storage.version.VersionDelta;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -20,34 +20,14 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Executes a {@link CompactionTask}: merges the input SSTs (full scans, which re-check each file's
- * row checksum), drops what the task allows, writes the survivors to new SSTs and describes the
- * result as level changes plus the exact (negative) stats delta of the dropped key versions. Runs
- * on a compactor thread; touches no shared state.
+ * Executes a {@link CompactionJob}: merges the input SSTs (full scans, which re-check each file's
+ * row checksum), drops what the job allows, writes the survivors to new SSTs and describes the
+ * result as a {@link CompactionOutcome}: level edits plus the exact (negative) stats delta of the
+ * dropped key versions. Runs on a compactor thread; touches no shared state.
  */
 public final class CompactionRewriter {
   public static final String FP_BEFORE_WRITE = FailPoints.declare("compaction.before-write");
   public static final String FP_AFTER_WRITE = FailPoints.declare("compaction.after-write");
-
-  /** What a compaction produced. */
-  public record Result(
-      List<VersionDelta.LevelChange> changes,
-      Map<Integer, TableStats> statsDelta,
-      long safeEpoch,
-      long readBytes,
-      long writtenBytes,
-      long droppedKeys,
-      long rowsRead) {
-    /** This result in the public API's terms (what a node hands back to the meta leader). */
-    public CompactionOutcome toOutcome() {
-      List<CompactionOutcome.LevelEdit> edits = new ArrayList<>();
-      for (VersionDelta.LevelChange c : changes) {
-        edits.add(new CompactionOutcome.LevelEdit(c.level(), c.removed(), c.added()));
-      }
-      return new CompactionOutcome(
-          edits, statsDelta, safeEpoch, readBytes, writtenBytes, droppedKeys, rowsRead);
-    }
-  }
 
   private final SstReaders readers;
   private final SstOutput output;
@@ -57,7 +37,7 @@ public final class CompactionRewriter {
     this.output = output;
   }
 
-  public Result run(CompactionTask task) throws IOException {
+  public CompactionOutcome run(CompactionJob task) throws IOException {
     List<EntryIterator> sources = new ArrayList<>();
     for (List<SstInfo> ssts : task.inputs().values()) {
       for (SstInfo s : ssts) {
@@ -73,20 +53,20 @@ public final class CompactionRewriter {
       out = to.write(filter, Math.max(16, task.inputRows()));
     }
     FailPoints.hit(FP_AFTER_WRITE);
-    List<VersionDelta.LevelChange> changes = new ArrayList<>();
+    List<CompactionOutcome.LevelEdit> changes = new ArrayList<>();
     task.inputs()
         .forEach(
             (level, ssts) -> {
               List<Long> ids = ssts.stream().map(SstInfo::id).toList();
               changes.add(
-                  new VersionDelta.LevelChange(
+                  new CompactionOutcome.LevelEdit(
                       level, ids, level == task.targetLevel() ? out : List.of()));
             });
     if (!task.inputs().containsKey(task.targetLevel())) {
-      changes.add(new VersionDelta.LevelChange(task.targetLevel(), List.of(), out));
+      changes.add(new CompactionOutcome.LevelEdit(task.targetLevel(), List.of(), out));
     }
     long written = out.stream().mapToLong(SstInfo::fileSize).sum();
-    return new Result(
+    return new CompactionOutcome(
         changes,
         filter.dropped,
         task.safeEpoch(),
@@ -103,14 +83,14 @@ public final class CompactionRewriter {
    */
   private static final class DropFilter implements EntryIterator {
     private final EntryIterator in;
-    private final CompactionTask task;
+    private final CompactionJob task;
     private final Map<Integer, TableStats> dropped = new HashMap<>();
     private byte[] key;
     private boolean seenAtOrBelowSafe;
     private long droppedKeys;
     private long rows;
 
-    DropFilter(EntryIterator in, CompactionTask task) {
+    DropFilter(EntryIterator in, CompactionJob task) {
       this.in = in;
       this.task = task;
     }

@@ -1,5 +1,7 @@
 /**
- * Compaction: the picker (pure), the task, and the rewriter that drops versions below the safe
- * epoch and tombstones at the bottom level, with the exact stats delta of what it drops.
+ * Compaction: the picker (pure), which chooses a {@link dev.tideway.storage.api.CompactionJob}, and
+ * the rewriter that runs one, dropping versions below the safe epoch and tombstones at the bottom
+ * level, and answers with a {@link dev.tideway.storage.api.CompactionOutcome} carrying the exact
+ * stats delta of what it drops.
  */
 package dev.tideway.storage.compaction;

@@ -2,8 +2,8 @@ package dev.tideway.storage.engine;
 
 import dev.tideway.common.exec.Threads;
 import dev.tideway.common.fault.InjectedFault;
-import dev.tideway.storage.api.CompactionRequest;
-import dev.tideway.storage.api.CompactionResult;
+import dev.tideway.storage.api.CompactionJob;
+import dev.tideway.storage.api.CompactionOutcome;
 import dev.tideway.storage.api.Epochs;
 import dev.tideway.storage.api.KeyRange;
 import dev.tideway.storage.api.LocalStateStore;
@@ -18,7 +18,6 @@ import dev.tideway.storage.api.SyncResult;
 import dev.tideway.storage.api.TableStats;
 import dev.tideway.storage.compaction.CompactionPicker;
 import dev.tideway.storage.compaction.CompactionRewriter;
-import dev.tideway.storage.compaction.CompactionTask;
 import dev.tideway.storage.iterator.Entry;
 import dev.tideway.storage.iterator.EntryIterator;
 import dev.tideway.storage.iterator.MergeIterator;
@@ -573,7 +572,7 @@ public final class StorageEngine implements Storage {
     }
     try {
       while (!closed) {
-        Optional<CompactionTask> t = picker.pick(versions.current(), safeEpochForCompaction());
+        Optional<CompactionJob> t = picker.pick(versions.current(), safeEpochForCompaction());
         if (t.isEmpty()) {
           return;
         }
@@ -598,7 +597,7 @@ public final class StorageEngine implements Storage {
             .ifPresent(this::runCompaction);
         return;
       }
-      Optional<CompactionTask> t;
+      Optional<CompactionJob> t;
       while ((t = picker.pick(versions.current(), safeEpochForCompaction())).isPresent()) {
         runCompaction(t.get());
       }
@@ -612,10 +611,10 @@ public final class StorageEngine implements Storage {
    * #rewrite}), applied here through the same {@link #applyCompaction} path, then vacuum. The guard
    * spans rewrite and apply so vacuum cannot take the outputs in between.
    */
-  private void runCompaction(CompactionTask task) {
+  private void runCompaction(CompactionJob job) {
     try (SstIds.Guard g = ids.begin()) {
-      CompactionResult r = rewrite(0, task);
-      if (!applyOnVersionThread(r)) {
+      CompactionOutcome o = rewrite(job);
+      if (!applyOnVersionThread(o)) {
         throw new StorageException(
             StorageException.Reason.PROTOCOL, "compaction inputs left the version meanwhile");
       }
@@ -669,47 +668,32 @@ public final class StorageEngine implements Storage {
   }
 
   /**
-   * The one compaction rewrite: a node runs it for the owner ({@link #compact}), a standalone store
-   * for itself ({@link #runCompaction(CompactionTask)}); {@link StateStore#runCompaction} is the
-   * compute node's wire form of the same call.
+   * The one compaction rewrite: a node runs it for the owner ({@link #compact}, which a compute
+   * node's {@code Compact} command calls), a standalone store for itself ({@link
+   * #runCompaction(CompactionJob)}).
    */
   @Override
-  public CompletableFuture<CompactionResult> compact(CompactionRequest request) {
+  public CompletableFuture<CompactionOutcome> compact(CompactionJob job) {
     checkOpen();
-    CompactionTask task = CompactionTask.of(request);
-    return CompletableFuture.supplyAsync(() -> rewrite(request.taskId(), task), compactPool);
+    return CompletableFuture.supplyAsync(() -> rewrite(job), compactPool);
   }
 
   /**
-   * Rewrites the task's inputs into new SSTs of this process's id space; changes no version. The
+   * Rewrites the job's inputs into new SSTs of this process's id space; changes no version. The
    * guard keeps vacuum off the new files while they are written.
    */
-  private CompactionResult rewrite(long taskId, CompactionTask task) {
+  private CompactionOutcome rewrite(CompactionJob job) {
     try (SstIds.Guard g = ids.begin()) {
-      CompactionRewriter.Result r = rewriter.run(task);
-      metrics.compactionReadBytes.inc(r.readBytes());
-      metrics.compactionWriteBytes.inc(r.writtenBytes());
-      metrics.compactionDroppedKeys.inc(r.droppedKeys());
-      Map<Integer, List<Long>> removed = new java.util.TreeMap<>();
-      List<SstInfo> added = new ArrayList<>();
-      for (dev.tideway.storage.version.VersionDelta.LevelChange c : r.changes()) {
-        removed.put(c.level(), c.removed());
-        added.addAll(c.added());
-      }
-      return new CompactionResult(
-          taskId,
-          removed,
-          task.targetLevel(),
-          added,
-          r.statsDelta(),
-          r.safeEpoch(),
-          r.readBytes(),
-          r.writtenBytes(),
-          r.droppedKeys(),
-          r.rowsRead());
+      CompactionOutcome o = rewriter.run(job);
+      metrics.compactionReadBytes.inc(o.readBytes());
+      metrics.compactionWriteBytes.inc(o.writtenBytes());
+      metrics.compactionDroppedKeys.inc(o.droppedKeys());
+      return o;
     } catch (IOException e) {
       throw new StorageException(
-          StorageException.Reason.OBJECT_STORE, "compaction task " + taskId + " failed", e);
+          StorageException.Reason.OBJECT_STORE,
+          "compaction of " + job.inputCount() + " SSTs into L" + job.targetLevel() + " failed",
+          e);
     }
   }
 
@@ -719,7 +703,7 @@ public final class StorageEngine implements Storage {
   }
 
   @Override
-  public Optional<CompactionRequest> pickCompaction(long taskId, long safeEpoch, boolean full) {
+  public Optional<CompactionJob> pickCompaction(long safeEpoch, boolean full) {
     checkChangesVersions("compaction");
     Version v = versions.current();
     long remote =
@@ -729,42 +713,32 @@ public final class StorageEngine implements Storage {
                 .map(RemotePins.Held::epoch)
                 .orElse(Long.MAX_VALUE);
     long safe = Math.min(Math.min(safeEpoch, safeEpochForCompaction()), remote);
-    Optional<CompactionTask> t = full ? CompactionPicker.full(v, safe) : picker.pick(v, safe);
-    return t.map(x -> x.toRequest(taskId, v.id()));
+    return full ? CompactionPicker.full(v, safe) : picker.pick(v, safe);
   }
 
   @Override
-  public boolean applyCompaction(CompactionResult result) {
-    checkChangesVersions("compaction result " + result.taskId());
-    return applyOnVersionThread(result);
+  public boolean applyCompaction(CompactionOutcome outcome) {
+    checkChangesVersions("a compaction outcome");
+    return applyOnVersionThread(outcome);
   }
 
-  private boolean applyOnVersionThread(CompactionResult result) {
+  private boolean applyOnVersionThread(CompactionOutcome outcome) {
     return onVersionThread(
         () -> {
           Version v = versions.current();
           Set<Long> live = v.sstIds();
-          for (List<Long> ids : result.removedByLevel().values()) {
-            if (!live.containsAll(ids)) {
+          for (CompactionOutcome.LevelEdit e : outcome.changes()) {
+            if (!live.containsAll(e.removed())) {
               return false;
             }
           }
           List<dev.tideway.storage.version.VersionDelta.LevelChange> changes = new ArrayList<>();
-          result
-              .removedByLevel()
-              .forEach(
-                  (level, ids) ->
-                      changes.add(
-                          new dev.tideway.storage.version.VersionDelta.LevelChange(
-                              level,
-                              ids,
-                              level == result.targetLevel() ? result.added() : List.of())));
-          if (!result.removedByLevel().containsKey(result.targetLevel())) {
+          for (CompactionOutcome.LevelEdit e : outcome.changes()) {
             changes.add(
                 new dev.tideway.storage.version.VersionDelta.LevelChange(
-                    result.targetLevel(), List.of(), result.added()));
+                    e.level(), e.removed(), e.added()));
           }
-          versions.applyCompaction(changes, result.statsDelta(), result.safeEpoch());
+          versions.applyCompaction(changes, outcome.statsDelta(), outcome.safeEpoch());
           return true;
         });
   }

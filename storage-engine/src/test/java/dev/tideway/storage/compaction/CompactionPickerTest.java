@@ -2,6 +2,7 @@ package dev.tideway.storage.compaction;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tideway.storage.api.CompactionJob;
 import dev.tideway.storage.api.Keys;
 import dev.tideway.storage.api.SstInfo;
 import dev.tideway.storage.version.Level;
@@ -31,7 +32,7 @@ class CompactionPickerTest {
   @Test
   void l0GoesIntoAnEmptyL1AtTheTrigger() {
     Version v = version(l0(10, 10, 10, 10), List.of());
-    CompactionTask t = picker.pick(v, 0).orElseThrow();
+    CompactionJob t = picker.pick(v, 0).orElseThrow();
     assertThat(t.targetLevel()).isEqualTo(1);
     assertThat(t.inputs().get(0)).containsExactlyElementsOf(v.level(0).ssts());
   }
@@ -39,7 +40,7 @@ class CompactionPickerTest {
   @Test
   void newestL0SstsOfSimilarSizeMergeAmongThemselvesWhileL1IsLarger() {
     Version v = version(l0(10, 10, 10, 10), List.of(sst(1_000)));
-    CompactionTask t = picker.pick(v, 0).orElseThrow();
+    CompactionJob t = picker.pick(v, 0).orElseThrow();
     assertThat(t.targetLevel()).isZero();
     assertThat(t.bottom()).as("older versions may sit below an L0 merge").isFalse();
     assertThat(t.inputs()).containsOnlyKeys(0);
@@ -49,7 +50,7 @@ class CompactionPickerTest {
   @Test
   void anL0MergeStopsAtAnSstLargerThanTheNewerOnesTogether() {
     Version v = version(l0(10, 10, 10, 100, 400), List.of(sst(10_000)));
-    CompactionTask t = picker.pick(v, 0).orElseThrow();
+    CompactionJob t = picker.pick(v, 0).orElseThrow();
     assertThat(t.targetLevel()).isZero();
     assertThat(t.inputs().get(0)).containsExactlyElementsOf(v.level(0).ssts().subList(0, 3));
   }
@@ -63,7 +64,7 @@ class CompactionPickerTest {
   @Test
   void l0GoesIntoL1OnceItIsAsLargeAsL1() {
     Version v = version(l0(10, 30, 90, 270), List.of(sst(200), sst(200)));
-    CompactionTask t = picker.pick(v, 0).orElseThrow();
+    CompactionJob t = picker.pick(v, 0).orElseThrow();
     assertThat(t.targetLevel()).isEqualTo(1);
     assertThat(t.inputs().get(0)).hasSize(4);
     assertThat(t.inputs().get(1)).hasSize(2);
@@ -86,7 +87,7 @@ class CompactionPickerTest {
   @Test
   void anL0MergeOutputTakesThePlaceOfItsNewestInputEvenAfterANewerCommit() {
     Version v = version(l0(10, 10, 10, 10, 500), List.of(sst(10_000)));
-    CompactionTask t = picker.pick(v, 0).orElseThrow();
+    CompactionJob t = picker.pick(v, 0).orElseThrow();
     List<Long> merged = t.inputs().get(0).stream().map(SstInfo::id).toList();
     assertThat(merged).hasSize(4);
     SstInfo newer = sst(10);

@@ -2,7 +2,7 @@ package dev.tideway.storage.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tideway.storage.api.CompactionRequest;
+import dev.tideway.storage.api.CompactionJob;
 import dev.tideway.storage.api.Epochs;
 import dev.tideway.storage.api.KeyRange;
 import dev.tideway.storage.api.Keys;
@@ -67,8 +67,8 @@ class DropAndPinTest {
   /** Runs every compaction the owner picks on the node and applies it. */
   private static int compactAll(Storage owner, Storage node, boolean full) throws Exception {
     int n = 0;
-    Optional<CompactionRequest> t;
-    while ((t = owner.pickCompaction(100 + n, owner.committedEpoch(), full)).isPresent()) {
+    Optional<CompactionJob> t;
+    while ((t = owner.pickCompaction(owner.committedEpoch(), full)).isPresent()) {
       assertThat(owner.applyCompaction(node.compact(t.get()).get())).isTrue();
       n++;
       if (full) {
@@ -175,8 +175,7 @@ class DropAndPinTest {
         // meanwhile: more writes, a full compaction, a vacuum without grace
         checkpoint(locals, node, owner, 4, 4000L, 400);
         assertThat(compactAll(owner, node, true)).isEqualTo(1);
-        assertThat(
-                owner.pickCompaction(999, owner.committedEpoch(), true).orElseThrow().safeEpoch())
+        assertThat(owner.pickCompaction(owner.committedEpoch(), true).orElseThrow().safeEpoch())
             .as("the safe epoch stays at the pinned read epoch")
             .isEqualTo(e);
         owner.deleteSsts(owner.unreferencedSsts());

@@ -3,8 +3,8 @@ package dev.tideway.storage.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.tideway.storage.api.CompactionRequest;
-import dev.tideway.storage.api.CompactionResult;
+import dev.tideway.storage.api.CompactionJob;
+import dev.tideway.storage.api.CompactionOutcome;
 import dev.tideway.storage.api.Epochs;
 import dev.tideway.storage.api.Keys;
 import dev.tideway.storage.api.LocalStateStore;
@@ -196,10 +196,12 @@ class MultiProcessStorageTest {
       compute.refresh(Epochs.of(4));
       assertThat(meta.tableStats().get(TABLE).totalKeyCount()).isEqualTo(80);
 
-      CompactionRequest req = meta.pickCompaction(1, Epochs.of(4), true).orElseThrow();
-      assertThat(req.inputCount()).isEqualTo(4);
-      CompactionResult res = compute.compact(req).get();
-      assertThat(res.added()).allMatch(s -> (s.id() >>> StorageRole.SPACE_SHIFT) == 1);
+      CompactionJob job = meta.pickCompaction(Epochs.of(4), true).orElseThrow();
+      assertThat(job.inputCount()).isEqualTo(4);
+      CompactionOutcome res = compute.compact(job).get();
+      assertThat(res.changes().stream().flatMap(e -> e.added().stream()))
+          .isNotEmpty()
+          .allMatch(s -> (s.id() >>> StorageRole.SPACE_SHIFT) == 1);
       assertThat(meta.applyCompaction(res)).isTrue();
       assertThat(meta.applyCompaction(res))
           .as("inputs are gone: a second apply is refused")
