@@ -27,7 +27,7 @@ import org.apache.calcite.schema.impl.TableFunctionImpl;
 /**
  * The frontend node's SQL side: opens a {@link Session} per authenticated connection (database
  * {@code dev} only) wired to the cluster's {@link MetaClient}, {@link BatchReader} and {@link
- * DmlWriter}. {@link #inMemory} wires it to an {@link InMemoryCluster} for tests and a playground.
+ * DmlWriter}. {@link #inMemory} wires it to an {@link InMemoryCluster} for tests and a benchmark.
  *
  * <p>Thread-safe: {@link #open} is called by connection threads; sessions are independent.
  */
@@ -46,7 +46,7 @@ public final class Frontend implements PgSession.Factory {
 
   /**
    * A frontend over an in-memory cluster whose materialized views are computed on read by running
-   * their query on a per-thread batch engine (test and playground stand-in only).
+   * their query on a per-thread batch engine (tests and the batch-select benchmark only).
    */
   public static Frontend inMemory(InMemoryCluster cluster) {
     Frontend f = new Frontend(cluster, cluster, cluster);

@@ -28,7 +28,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
 /**
- * <b>Test and playground stand-in</b> for the meta service and the compute cluster, in one JVM and
+ * <b>Test and benchmark stand-in</b> for the meta service and the compute cluster, in one JVM and
  * without stream processing: tables are maps from primary key to row, a materialized view's rows
  * are computed on read by a {@link #setViewEvaluator view evaluator} (the frontend's batch engine
  * running the view's query), and creating jobs finish at once unless {@link #holdJobs} keeps them

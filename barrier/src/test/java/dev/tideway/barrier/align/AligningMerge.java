@@ -8,20 +8,21 @@ import dev.tideway.common.types.Schema;
 import java.util.List;
 
 /**
- * A merge of several inputs with the same schema: polls unblocked inputs round-robin, passes data
- * through and emits each barrier once, when aligned. Inputs are assumed non-blocking here (a null
- * from an input means "nothing now / ended"); the actor runtime's channel-based merge uses the same
- * {@link BarrierAligner}.
+ * A test executor: a merge of several inputs with the same schema that polls unblocked inputs
+ * round-robin, passes data through and emits each barrier once, when aligned, so a test can drive
+ * {@link BarrierAligner} under a merge loop. Inputs are assumed non-blocking here (a null from an
+ * input means "nothing now / ended"); the actor runtime's channel-based merge (compute-node) uses
+ * the same {@link BarrierAligner}.
  *
- * <p>Confined to the actor thread.
+ * <p>Confined to the test's thread.
  */
-public final class AligningMerge implements Executor {
+final class AligningMerge implements Executor {
   private final List<Executor> inputs;
   private final ExecutorInfo info;
   private final BarrierAligner aligner;
   private int nextInput;
 
-  public AligningMerge(ExecutorInfo info, List<Executor> inputs) {
+  AligningMerge(ExecutorInfo info, List<Executor> inputs) {
     Checks.checkArgument(!inputs.isEmpty(), "%s: merge needs inputs", info);
     Schema s = inputs.get(0).schema();
     for (Executor e : inputs) {
