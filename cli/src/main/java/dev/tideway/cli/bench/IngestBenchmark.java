@@ -60,6 +60,7 @@ public final class IngestBenchmark implements Benchmark {
     int batch = (int) options.getLong("batch", 5_000);
     try {
       Path dir = Files.createTempDirectory("tideway-bench-ingest");
+      raw(dir.resolve("raw-warm-up"), Math.min(rows, 300_000));
       double raw = raw(dir.resolve("raw"), rows);
       out.printf("raw_rows_per_s=%d%n", Math.round(raw));
       out.flush();
@@ -131,9 +132,7 @@ public final class IngestBenchmark implements Benchmark {
     try (Playground p = Playground.start(o, clock);
         Connection c =
             DriverManager.getConnection(
-                "jdbc:postgresql://127.0.0.1:"
-                    + p.pgPort()
-                    + "/dev?user=root&reWriteBatchedInserts=true");
+                "jdbc:postgresql://127.0.0.1:" + p.pgPort() + "/dev?user=root");
         Statement st = c.createStatement()) {
       st.execute("CREATE TABLE warm (id BIGINT PRIMARY KEY, k INT, v BIGINT)");
       insertSelect(st, "warm", Math.min(rows, 300_000));
