@@ -2,6 +2,7 @@ package dev.tideway.frontend.graph;
 
 import dev.tideway.common.plan.AggCall;
 import dev.tideway.common.plan.ExprNode;
+import dev.tideway.common.plan.Fragmenter;
 import dev.tideway.common.plan.StreamFragmentGraph;
 import dev.tideway.common.plan.StreamNode;
 import dev.tideway.common.plan.StreamPlanNode;
