@@ -95,26 +95,35 @@ public final class ZkDowning implements AutoCloseable {
     }
   }
 
-  /** One round: downs the members unreachable and unregistered for {@link #GRACE_MS}. */
+  /**
+   * One round: downs the members unreachable and unregistered for {@link #GRACE_MS}. The time a
+   * member has been unregistered counts from when this member first saw its registration gone,
+   * reachable or not, so a crashed member whose session closed with it is downed as soon as the
+   * failure detector marks it unreachable, not a grace period later.
+   */
   void check() throws Exception {
-    Set<Member> unreachable = cluster.state().getUnreachable();
-    if (unreachable.isEmpty()) {
-      unregisteredSinceNanos.clear();
-      unreachableSinceNanos.clear();
-      return;
-    }
     Set<String> registered = new HashSet<>(registrations());
     long now = clock.nanoTime();
     Set<UniqueAddress> unregistered = new HashSet<>();
+    for (Member m : cluster.state().getMembers()) {
+      UniqueAddress ua = m.uniqueAddress();
+      if (registeredOnceUp(m)
+          && !registered.contains(ZkClusterJoin.registrationName(ua.address(), ua.longUid()))) {
+        unregistered.add(ua);
+        unregisteredSinceNanos.computeIfAbsent(ua, a -> now);
+      }
+    }
+    unregisteredSinceNanos.keySet().retainAll(unregistered);
     Set<UniqueAddress> seen = new HashSet<>();
-    for (Member m : unreachable) {
+    for (Member m : cluster.state().getUnreachable()) {
       if (!registeredOnceUp(m)) {
         continue;
       }
       UniqueAddress ua = m.uniqueAddress();
       seen.add(ua);
       long unreachableSince = unreachableSinceNanos.computeIfAbsent(ua, a -> now);
-      if (registered.contains(ZkClusterJoin.registrationName(ua.address(), ua.longUid()))) {
+      Long unregisteredSince = unregisteredSinceNanos.get(ua);
+      if (unregisteredSince == null) {
         if (arbiter.getAsBoolean()
             && now - unreachableSince >= TimeUnit.MILLISECONDS.toNanos(PARTITION_DOWN_AFTER_MS)
             && stillUnreachable(ua)) {
@@ -128,9 +137,8 @@ public final class ZkDowning implements AutoCloseable {
         }
         continue;
       }
-      unregistered.add(ua);
-      long since = unregisteredSinceNanos.computeIfAbsent(ua, a -> now);
-      if (now - since >= TimeUnit.MILLISECONDS.toNanos(GRACE_MS) && stillUnreachable(ua)) {
+      if (now - unregisteredSince >= TimeUnit.MILLISECONDS.toNanos(GRACE_MS)
+          && stillUnreachable(ua)) {
         LOG.warn(
             "downing {} (roles {}): unreachable, and its ZooKeeper registration is gone",
             m.address(),
@@ -138,7 +146,6 @@ public final class ZkDowning implements AutoCloseable {
         cluster.down(m.address());
       }
     }
-    unregisteredSinceNanos.keySet().retainAll(unregistered);
     unreachableSinceNanos.keySet().retainAll(seen);
   }
 

@@ -112,8 +112,9 @@ class ZkDowningTest {
 
     while (isMember(survivor, dead)) {
       assertThat(System.nanoTime() - crashedAt)
-          .as("the crashed member is removed well before the resolver's 20 s stable period")
-          .isLessThan(TimeUnit.SECONDS.toNanos(15));
+          .as(
+              "the crashed member is removed soon after the failure detector gives up on it (8 s pause, about 11 s; nothing downs it without ZooKeeper's word)")
+          .isLessThan(TimeUnit.SECONDS.toNanos(20));
       TimeUnit.MILLISECONDS.sleep(100);
     }
     System.out.printf(
