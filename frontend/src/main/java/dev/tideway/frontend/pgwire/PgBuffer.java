@@ -37,6 +37,11 @@ final class PgBuffer {
     return v;
   }
 
+  /** A count field (PostgreSQL reads them unsigned: up to 65,535 parameters or formats). */
+  int getUShort() {
+    return getShort() & 0xffff;
+  }
+
   int getInt() {
     need(4);
     int v =

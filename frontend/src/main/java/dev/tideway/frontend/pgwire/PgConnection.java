@@ -299,10 +299,7 @@ final class PgConnection implements Runnable {
   private void parse(PgBuffer b) {
     String name = b.getCString();
     String sql = b.getCString();
-    int n = b.getShort();
-    if (n < 0) {
-      throw PgException.protocol("invalid parameter count " + n + " in Parse");
-    }
+    int n = b.getUShort();
     int[] oids = new int[n];
     for (int i = 0; i < n; i++) {
       oids[i] = b.getInt();
@@ -327,7 +324,7 @@ final class PgConnection implements Runnable {
     String portal = b.getCString();
     String stmt = b.getCString();
     short[] paramFormats = shorts(b);
-    int n = b.getShort();
+    int n = b.getUShort();
     PgSession.Prepared p = statements.get(stmt);
     if (p == null) {
       throw PgException.error(
@@ -344,6 +341,15 @@ final class PgConnection implements Runnable {
               + stmt
               + "\" requires "
               + p.paramTypes().size());
+    }
+    if (paramFormats.length > 1 && paramFormats.length != n) {
+      throw PgException.error(
+          SqlState.PROTOCOL_VIOLATION,
+          "bind message has "
+              + paramFormats.length
+              + " parameter formats but "
+              + n
+              + " parameters");
     }
     List<Object> params = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
@@ -364,10 +370,7 @@ final class PgConnection implements Runnable {
   }
 
   private static short[] shorts(PgBuffer b) {
-    int n = b.getShort();
-    if (n < 0) {
-      throw PgException.protocol("invalid format count " + n);
-    }
+    int n = b.getUShort();
     short[] out = new short[n];
     for (int i = 0; i < n; i++) {
       out[i] = b.getShort();

@@ -16,12 +16,14 @@ import dev.tideway.frontend.pgwire.PgException;
 import dev.tideway.frontend.pgwire.SqlState;
 import dev.tideway.frontend.sql.Statement;
 import dev.tideway.frontend.sql.StatementParser;
+import dev.tideway.frontend.sql.ValuesRows;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -95,6 +97,32 @@ final class DmlRunner {
     return StatementParser.castValuesParams(ins.source(), types);
   }
 
+  /**
+   * The parameter types of an INSERT whose VALUES are constants: each parameter takes its target
+   * column's type; empty when the source needs the query engine.
+   */
+  Optional<List<DataType>> constantParamTypes(Statement.Insert ins) {
+    Optional<List<List<ValuesRows.Cell>>> rows = ValuesRows.parse(ins.source());
+    if (rows.isEmpty()) {
+      return Optional.empty();
+    }
+    Relation r = target(ins.table(), "insert into");
+    List<Integer> targets = targets(ins, r);
+    Map<Integer, DataType> byParam = new TreeMap<>();
+    for (List<ValuesRows.Cell> row : rows.get()) {
+      for (int i = 0; i < row.size() && i < targets.size(); i++) {
+        if (row.get(i).isParam()) {
+          byParam.put(row.get(i).param(), r.table().columns().get(targets.get(i)).type());
+        }
+      }
+    }
+    List<DataType> out = new ArrayList<>();
+    for (int p = 0; p < byParam.size(); p++) {
+      out.add(byParam.getOrDefault(p, DataType.VARCHAR));
+    }
+    return Optional.of(out);
+  }
+
   private static List<Integer> targets(Statement.Insert ins, Relation r) {
     List<ColumnDesc> all = r.table().columns();
     List<ColumnDesc> visible = r.visibleColumns();
@@ -128,6 +156,10 @@ final class DmlRunner {
     List<Integer> targets = targets(ins, r);
     int[] at = targets.stream().mapToInt(Integer::intValue).toArray();
     Sink sink = new Sink(r);
+    Optional<List<List<ValuesRows.Cell>>> constants = ValuesRows.parse(ins.source());
+    if (constants.isPresent()) {
+      return insertConstants(r, all, at, constants.get(), params, sink);
+    }
     try {
       engine.stream(
           typedSource(ins),
@@ -158,6 +190,82 @@ final class DmlRunner {
     } catch (RuntimeException e) {
       throw sink.failed(e);
     }
+  }
+
+  /** An INSERT whose VALUES are constants and parameters: its rows, without the query engine. */
+  private String insertConstants(
+      Relation r,
+      List<ColumnDesc> all,
+      int[] at,
+      List<List<ValuesRows.Cell>> rows,
+      List<Object> params,
+      Sink sink) {
+    int width = rows.get(0).size();
+    if (width > at.length) {
+      throw PgException.error(
+          SqlState.SYNTAX_ERROR, "INSERT has more expressions than target columns");
+    }
+    if (width < at.length) {
+      throw PgException.error(
+          SqlState.SYNTAX_ERROR, "INSERT has more target columns than expressions");
+    }
+    Coercion[] coercions = new Coercion[at.length];
+    DataType[] coercedFrom = new DataType[at.length];
+    try {
+      for (List<ValuesRows.Cell> row : rows) {
+        Object[] full = new Object[all.size()];
+        for (int i = 0; i < at.length; i++) {
+          ValuesRows.Cell c = row.get(i);
+          Object v = c.isParam() ? params.get(c.param()) : c.value();
+          if (v == null) {
+            continue;
+          }
+          DataType from = typeOf(v);
+          if (!from.equals(coercedFrom[i])) {
+            coercions[i] = Coercion.of(all.get(at[i]), from);
+            coercedFrom[i] = from;
+          }
+          full[at[i]] = coercions[i].apply(v);
+        }
+        checkPk(r, full);
+        sink.insert(Row.wrap(full));
+      }
+      return "INSERT 0 " + sink.finish();
+    } catch (RuntimeException e) {
+      throw sink.failed(e);
+    }
+  }
+
+  /** The SQL type of a value as the session holds it (a literal's or a bound parameter's). */
+  private static DataType typeOf(Object v) {
+    if (v instanceof Long) {
+      return DataType.BIGINT;
+    } else if (v instanceof Integer) {
+      return DataType.INT;
+    } else if (v instanceof Short) {
+      return DataType.SMALLINT;
+    } else if (v instanceof BigDecimal) {
+      return DataType.DECIMAL;
+    } else if (v instanceof Boolean) {
+      return DataType.BOOLEAN;
+    } else if (v instanceof Double) {
+      return DataType.DOUBLE;
+    } else if (v instanceof Float) {
+      return DataType.REAL;
+    } else if (v instanceof java.time.LocalDate) {
+      return DataType.DATE;
+    } else if (v instanceof java.time.LocalTime) {
+      return DataType.TIME;
+    } else if (v instanceof java.time.LocalDateTime) {
+      return DataType.TIMESTAMP;
+    } else if (v instanceof java.time.Instant) {
+      return DataType.TIMESTAMPTZ;
+    } else if (v instanceof byte[]) {
+      return DataType.BYTEA;
+    } else if (v instanceof dev.tideway.common.types.Interval) {
+      return DataType.INTERVAL;
+    }
+    return DataType.VARCHAR;
   }
 
   String update(Statement.Update up, List<Object> params) {

@@ -92,7 +92,9 @@ public final class Session implements PgSession {
         columns = d.columns().stream().map(c -> new Column(c.name(), c.type())).toList();
         calciteParams = d.paramTypes();
       } else if (s instanceof Statement.Insert ins) {
-        calciteParams = engine.describe(dml.typedSource(ins)).paramTypes();
+        calciteParams =
+            dml.constantParamTypes(ins)
+                .orElseGet(() -> engine.describe(dml.typedSource(ins)).paramTypes());
       } else if (s instanceof Statement.Update || s instanceof Statement.Delete) {
         calciteParams = engine.describe(DmlRunner.selectFor(s)).paramTypes();
       } else if (s instanceof Statement.EmptyCatalogQuery e) {

@@ -74,7 +74,9 @@ final class Dml {
       throw PgException.unsupported("INSERT ... DEFAULT VALUES");
     }
     String source = text.substring(t.get(i).offset());
-    StatementParser.calciteParse(source);
+    if (ValuesRows.parse(source).isEmpty()) {
+      StatementParser.calciteParse(source); // constants need no query engine
+    }
     return new Statement.Insert(table, cols, source);
   }
 

@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Properties;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -57,6 +59,83 @@ class PgjdbcEndToEndTest {
       assertThat(st.executeUpdate("DELETE FROM " + t + " WHERE id > 5")).isEqualTo(5);
       assertThat(TestCluster.rows(st, "SELECT count(*) FROM " + t)).containsExactly("5");
     }
+  }
+
+  /**
+   * Bulk loads arrive as one long VALUES list (a dump, or a driver's batch rewritten into one
+   * statement); the query engine once compiled each into a single generated method and failed past
+   * a few thousand rows.
+   */
+  @Test
+  void longValuesListsAndRewrittenBatchesLoadWhole() throws Exception {
+    try (Connection c = cluster.connect(false);
+        Statement st = c.createStatement()) {
+      st.execute("CREATE TABLE bulk (id BIGINT PRIMARY KEY, k INT, v VARCHAR, ok BOOLEAN)");
+      StringBuilder sql = new StringBuilder("INSERT INTO bulk VALUES ");
+      for (int i = 1; i <= 20_000; i++) {
+        sql.append(i > 1 ? ", " : "")
+            .append('(')
+            .append(i)
+            .append(", ")
+            .append(i % 2 == 0 ? "-" : "")
+            .append(i % 100)
+            .append(", 'v")
+            .append(i)
+            .append(i % 3 == 0 ? "''s'" : "'")
+            .append(i % 5 == 0 ? ", NULL)" : ", TRUE)");
+      }
+      assertThat(st.executeUpdate(sql.toString())).isEqualTo(20_000);
+      assertThat(TestCluster.rows(st, "SELECT count(*), sum(id), sum(k), count(ok) FROM bulk"))
+          .containsExactly("20000|200010000|" + expectedKSum() + "|16000");
+      assertThat(TestCluster.rows(st, "SELECT v FROM bulk WHERE id IN (3, 4) ORDER BY id"))
+          .containsExactly("v3's", "v4");
+    }
+    Properties p = new Properties();
+    p.setProperty("user", "root");
+    p.setProperty("reWriteBatchedInserts", "true");
+    try (Connection c = DriverManager.getConnection(cluster.url(), p);
+        Statement st = c.createStatement();
+        PreparedStatement ins =
+            c.prepareStatement("INSERT INTO bulk (id, v, k, ok) VALUES (?, ?, ?, ?)")) {
+      for (int i = 20_001; i <= 30_000; i++) {
+        ins.setLong(1, i);
+        ins.setString(2, "b" + i);
+        ins.setInt(3, 7);
+        ins.setBoolean(4, false);
+        ins.addBatch();
+      }
+      ins.executeBatch();
+      assertThat(TestCluster.rows(st, "SELECT count(*), count(*) FILTER (WHERE NOT ok) FROM bulk"))
+          .containsExactly("30000|10000");
+      assertThat(TestCluster.rows(st, "SELECT v, k FROM bulk WHERE id = 29999"))
+          .containsExactly("b29999|7");
+      // wrong input is refused whole, with PostgreSQL's SQLSTATEs
+      assertThatThrownBy(
+              () ->
+                  st.execute("INSERT INTO bulk VALUES (40000, 1, 'a', TRUE), (NULL, 1, 'b', TRUE)"))
+          .satisfies(e -> assertThat(sqlState(e)).isEqualTo("23502"));
+      assertThatThrownBy(
+              () -> st.execute("INSERT INTO bulk VALUES (40001, 1, 'a', TRUE), (40002, 1)"))
+          .satisfies(e -> assertThat(sqlState(e)).isEqualTo("42601"));
+      assertThatThrownBy(() -> st.execute("INSERT INTO bulk VALUES (40003, 3000000000, 'a', TRUE)"))
+          .satisfies(e -> assertThat(sqlState(e)).isEqualTo("22003"));
+      assertThatThrownBy(() -> st.execute("INSERT INTO bulk VALUES (40004, 1, 'a', TRUE, 5)"))
+          .satisfies(e -> assertThat(sqlState(e)).isEqualTo("42601"));
+      assertThat(TestCluster.rows(st, "SELECT count(*) FROM bulk WHERE id >= 40000"))
+          .containsExactly("0");
+      // as in RisingWave, a row whose key exists replaces it
+      assertThat(st.executeUpdate("INSERT INTO bulk VALUES (1, 1, 'again', TRUE)")).isEqualTo(1);
+      assertThat(TestCluster.rows(st, "SELECT count(*), max(v) FILTER (WHERE id = 1) FROM bulk"))
+          .containsExactly("30000|again");
+    }
+  }
+
+  private static long expectedKSum() {
+    long sum = 0;
+    for (int i = 1; i <= 20_000; i++) {
+      sum += (i % 2 == 0 ? -1 : 1) * (i % 100);
+    }
+    return sum;
   }
 
   @Test

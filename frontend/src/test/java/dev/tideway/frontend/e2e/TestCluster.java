@@ -33,7 +33,11 @@ final class TestCluster implements AutoCloseable {
     if (simple) {
       p.setProperty("preferQueryMode", "simple");
     }
-    return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + port + "/dev", p);
+    return DriverManager.getConnection(url(), p);
+  }
+
+  String url() {
+    return "jdbc:postgresql://127.0.0.1:" + port + "/dev";
   }
 
   /** Runs a query and renders its rows as "a|b" lines. */
