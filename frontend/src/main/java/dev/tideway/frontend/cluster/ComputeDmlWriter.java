@@ -30,6 +30,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -315,10 +316,29 @@ public final class ComputeDmlWriter implements DmlWriter {
         .orElseThrow(() -> PgException.error("57P03", "the meta service is not ready"));
   }
 
+  /** The routes computed from one catalog snapshot (a statement's begin needs no plan decoding). */
+  private record Routes(CatalogState state, Map<Integer, Route> byTable) {}
+
+  private volatile Routes routes = new Routes(null, Map.of());
+
   private Route route(CatalogState state, int tableId) {
     if (state == null) {
       state = catalog();
     }
+    Routes cached = routes;
+    if (cached.state() != state) {
+      cached = new Routes(state, new ConcurrentHashMap<>());
+      routes = cached;
+    }
+    Route r = cached.byTable().get(tableId);
+    if (r == null) {
+      r = computeRoute(state, tableId);
+      cached.byTable().put(tableId, r);
+    }
+    return r;
+  }
+
+  private Route computeRoute(CatalogState state, int tableId) {
     CatalogObject o = state.objects().get(tableId);
     if (o == null) {
       throw PgException.error(SqlState.UNDEFINED_TABLE, "table " + tableId + " does not exist");

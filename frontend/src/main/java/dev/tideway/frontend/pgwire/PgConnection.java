@@ -249,7 +249,22 @@ final class PgConnection implements Runnable {
       case 'E' -> execute(b);
       case 'C' -> close(b);
       case 'S' -> {
-        skipUntilSync = false;
+        try {
+          session.sync(skipUntilSync);
+        } catch (PgException e) {
+          if (e.isFatal()) {
+            throw e;
+          }
+          if (!skipUntilSync) {
+            sendError(e); // after an error the batch's deferred work is void anyway
+          }
+        } catch (RuntimeException e) {
+          if (!skipUntilSync) {
+            sendError(PgException.error(SqlState.INTERNAL_ERROR, "internal error: " + e));
+          }
+        } finally {
+          skipUntilSync = false;
+        }
         readyForQuery();
       }
       case 'H' -> writer.flush();
@@ -278,6 +293,7 @@ final class PgConnection implements Runnable {
               .withPosition(1);
         }
         PgSession.Result r = session.execute(p, List.of(), this::notice);
+        session.sync(false);
         if (r.columns() != null) {
           sendRowDescription(r.columns(), new short[0]);
         }

@@ -59,6 +59,15 @@ public interface PgSession {
   /** Runs a prepared statement with its bound parameter values. */
   Result execute(Prepared prepared, List<Object> params, NoticeSink notices);
 
+  /**
+   * The end of the client's batch: an extended-protocol Sync, or one statement of a simple query.
+   * Work a statement deferred (a batch's INSERTs wait for their acknowledgements together) is
+   * completed here; a {@link PgException} thrown here is the batch's error, sent before
+   * ReadyForQuery. When a message of the batch already failed ({@code failed}), that work is given
+   * up instead, as PostgreSQL rolls back the batch's implicit transaction.
+   */
+  default void sync(boolean failed) {}
+
   /** Asks the running statement to stop with {@code 57014}; callable from any thread. */
   void cancel();
 

@@ -40,6 +40,9 @@ final class DmlRunner {
   /** Rows a statement holds back before it starts streaming (see {@link Sink}). */
   static final int STREAM_AFTER = 65_536;
 
+  /** The deferred INSERTs of the client's current batch, by table id ({@link #insert}). */
+  private final Map<Integer, Sink> pending = new LinkedHashMap<>();
+
   private final MetaClient meta;
   private final DmlWriter writer;
   private final BatchEngine engine;
@@ -150,17 +153,29 @@ final class DmlRunner {
     return targets;
   }
 
+  /**
+   * Runs an INSERT whose completion is deferred to {@link #finishPending}: its rows join the open
+   * write of its table, which the session finishes at the end of the client's batch (an
+   * extended-protocol Sync, or the statement itself under the simple protocol) or before any other
+   * statement. A driver's batch of single-row INSERTs is then one streamed write with one wait, not
+   * a round trip per row; and like PostgreSQL's implicit transaction, a batch that fails before it
+   * held more than {@link #STREAM_AFTER} rows writes nothing.
+   *
+   * @return the statement's tag, counting its own rows
+   */
   String insert(Statement.Insert ins, List<Object> params) {
     Relation r = target(ins.table(), "insert into");
     List<ColumnDesc> all = r.table().columns();
     List<Integer> targets = targets(ins, r);
     int[] at = targets.stream().mapToInt(Integer::intValue).toArray();
-    Sink sink = new Sink(r);
+    Sink sink = pending.computeIfAbsent(r.id(), id -> new Sink(r));
+    long before = sink.rows;
     Optional<List<List<ValuesRows.Cell>>> constants = ValuesRows.parse(ins.source());
-    if (constants.isPresent()) {
-      return insertConstants(r, all, at, constants.get(), params, sink);
-    }
     try {
+      if (constants.isPresent()) {
+        insertConstants(r, all, at, constants.get(), params, sink);
+        return "INSERT 0 " + (sink.rows - before);
+      }
       engine.stream(
           typedSource(ins),
           params,
@@ -186,14 +201,43 @@ final class DmlRunner {
               sink.insert(Row.wrap(full));
             };
           });
-      return "INSERT 0 " + sink.finish();
+      return "INSERT 0 " + (sink.rows - before);
     } catch (RuntimeException e) {
-      throw sink.failed(e);
+      throw abortPending(e);
     }
   }
 
+  /**
+   * Finishes the deferred INSERTs: sends what they hold and waits for every acknowledgement. On a
+   * failure the rest are given up and the error says what was already written.
+   */
+  void finishPending() {
+    if (pending.isEmpty()) {
+      return;
+    }
+    try {
+      while (!pending.isEmpty()) {
+        Sink sink = pending.values().iterator().next();
+        sink.finish();
+        pending.remove(sink.relation.id());
+      }
+    } catch (RuntimeException e) {
+      throw abortPending(e);
+    }
+  }
+
+  /** Gives up every deferred INSERT (a statement of the batch failed); {@code e} with detail. */
+  RuntimeException abortPending(RuntimeException e) {
+    RuntimeException out = e;
+    for (Sink sink : pending.values()) {
+      out = sink.failed(out);
+    }
+    pending.clear();
+    return out;
+  }
+
   /** An INSERT whose VALUES are constants and parameters: its rows, without the query engine. */
-  private String insertConstants(
+  private void insertConstants(
       Relation r,
       List<ColumnDesc> all,
       int[] at,
@@ -211,28 +255,23 @@ final class DmlRunner {
     }
     Coercion[] coercions = new Coercion[at.length];
     DataType[] coercedFrom = new DataType[at.length];
-    try {
-      for (List<ValuesRows.Cell> row : rows) {
-        Object[] full = new Object[all.size()];
-        for (int i = 0; i < at.length; i++) {
-          ValuesRows.Cell c = row.get(i);
-          Object v = c.isParam() ? params.get(c.param()) : c.value();
-          if (v == null) {
-            continue;
-          }
-          DataType from = typeOf(v);
-          if (!from.equals(coercedFrom[i])) {
-            coercions[i] = Coercion.of(all.get(at[i]), from);
-            coercedFrom[i] = from;
-          }
-          full[at[i]] = coercions[i].apply(v);
+    for (List<ValuesRows.Cell> row : rows) {
+      Object[] full = new Object[all.size()];
+      for (int i = 0; i < at.length; i++) {
+        ValuesRows.Cell c = row.get(i);
+        Object v = c.isParam() ? params.get(c.param()) : c.value();
+        if (v == null) {
+          continue;
         }
-        checkPk(r, full);
-        sink.insert(Row.wrap(full));
+        DataType from = typeOf(v);
+        if (!from.equals(coercedFrom[i])) {
+          coercions[i] = Coercion.of(all.get(at[i]), from);
+          coercedFrom[i] = from;
+        }
+        full[at[i]] = coercions[i].apply(v);
       }
-      return "INSERT 0 " + sink.finish();
-    } catch (RuntimeException e) {
-      throw sink.failed(e);
+      checkPk(r, full);
+      sink.insert(Row.wrap(full));
     }
   }
 
@@ -438,8 +477,8 @@ final class DmlRunner {
       }
       return pe.withDetail(
           sent
-              + " row change(s) of this statement were already written before it failed (a"
-              + " statement of more than "
+              + " row change(s) were already written before the failure (a statement, or a batch"
+              + " of statements, of more than "
               + STREAM_AFTER
               + " rows is applied as it streams)");
     }

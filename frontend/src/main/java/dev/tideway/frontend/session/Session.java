@@ -215,6 +215,9 @@ public final class Session implements PgSession {
 
   private Result run(Statement s, String sql, List<Object> params, NoticeSink notices)
       throws InterruptedException {
+    if (!(s instanceof Statement.Insert)) {
+      dml.finishPending(); // a batch's INSERTs are done before anything else runs
+    }
     if (unflushedWrites && readsTables(s)) {
       meta.flush();
       unflushedWrites = false;
@@ -232,7 +235,11 @@ public final class Session implements PgSession {
       return Result.rows(primaryKeyColumns(), primaryKeys(pk, params));
     }
     if (s instanceof Statement.Insert i) {
-      return afterDml(dml.insert(i, params));
+      String tag = dml.insert(i, params);
+      if (vars.implicitFlush()) {
+        dml.finishPending();
+      }
+      return afterDml(tag);
     }
     if (s instanceof Statement.Update u) {
       return afterDml(dml.update(u, params));
@@ -393,7 +400,17 @@ public final class Session implements PgSession {
   }
 
   @Override
+  public void sync(boolean failed) {
+    if (failed) {
+      dml.abortPending(new IllegalStateException("the batch failed"));
+    } else {
+      dml.finishPending();
+    }
+  }
+
+  @Override
   public void close() {
+    dml.abortPending(new IllegalStateException("the connection closed"));
     engine.close();
   }
 }

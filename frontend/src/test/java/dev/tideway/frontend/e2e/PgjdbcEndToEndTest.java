@@ -130,6 +130,43 @@ class PgjdbcEndToEndTest {
     }
   }
 
+  /**
+   * A driver's batch of single-row INSERTs (not rewritten) is one write acknowledged at its Sync;
+   * like PostgreSQL's implicit transaction, the statements up to a Sync that holds a bad row write
+   * none of their rows (pgJDBC sends a Sync every few hundred statements; the bad row here is in
+   * the first stretch, and the driver stops there).
+   */
+  @Test
+  void batchesOfSingleRowInsertsAreAllOrNothing() throws Exception {
+    try (Connection c = cluster.connect(false);
+        Statement st = c.createStatement()) {
+      st.execute("CREATE TABLE batched (id BIGINT PRIMARY KEY, v VARCHAR)");
+      try (PreparedStatement ins = c.prepareStatement("INSERT INTO batched VALUES (?, ?)")) {
+        for (int i = 1; i <= 5_000; i++) {
+          ins.setLong(1, i);
+          ins.setString(2, "v" + i);
+          ins.addBatch();
+        }
+        int[] counts = ins.executeBatch();
+        assertThat(counts).hasSize(5_000).containsOnly(1);
+        for (int i = 5_001; i <= 6_000; i++) {
+          ins.setObject(1, i == 5_050 ? null : (Object) (long) i);
+          ins.setString(2, "bad batch");
+          ins.addBatch();
+        }
+        assertThatThrownBy(ins::executeBatch)
+            .isInstanceOf(java.sql.BatchUpdateException.class)
+            .satisfies(e -> assertThat(sqlState(e)).isEqualTo("23502"));
+        // the connection goes on, and a statement after the batch sees the batch's rows
+        ins.setLong(1, 7_000);
+        ins.setString(2, "after");
+        assertThat(ins.executeUpdate()).isEqualTo(1);
+      }
+      assertThat(TestCluster.rows(st, "SELECT count(*), min(id), max(id) FROM batched"))
+          .containsExactly("5001|1|7000");
+    }
+  }
+
   private static long expectedKSum() {
     long sum = 0;
     for (int i = 1; i <= 20_000; i++) {

@@ -106,6 +106,8 @@ class DmlWriterContractTest {
 
   private static PgSession.Result run(PgSession s, String sql) {
     PgSession.Prepared p = s.prepare(sql, new int[0]);
-    return s.execute(p, List.of(), n -> {});
+    PgSession.Result r = s.execute(p, List.of(), n -> {});
+    s.sync(false); // as the protocol ends each statement of a simple query
+    return r;
   }
 }

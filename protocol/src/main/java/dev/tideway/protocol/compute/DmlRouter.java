@@ -72,7 +72,8 @@ public final class DmlRouter {
 
     void append(Op op, Row row, long size) {
       if (builder == null) {
-        builder = new StreamChunkBuilder(types, Math.min(chunkRows + 1, 1024));
+        // small to start (a statement of one row is common); the builder grows as rows come
+        builder = new StreamChunkBuilder(types, Math.min(chunkRows + 1, 64));
       }
       builder.append(op, row);
       bytes += size;
