@@ -276,7 +276,7 @@ final class PgConnection implements Runnable {
   }
 
   private void readyForQuery() throws IOException {
-    writer.begin('Z').putByte('I').end();
+    writer.begin('Z').putByte((byte) session.transactionStatus()).end();
     writer.flush();
   }
 

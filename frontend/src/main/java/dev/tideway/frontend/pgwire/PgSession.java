@@ -68,6 +68,11 @@ public interface PgSession {
    */
   default void sync(boolean failed) {}
 
+  /** PostgreSQL's transaction status for ReadyForQuery: 'I' idle, 'T' in a block, 'E' failed. */
+  default char transactionStatus() {
+    return 'I';
+  }
+
   /** Asks the running statement to stop with {@code 57014}; callable from any thread. */
   void cancel();
 

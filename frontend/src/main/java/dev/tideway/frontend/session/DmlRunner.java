@@ -40,8 +40,17 @@ final class DmlRunner {
   /** Rows a statement holds back before it starts streaming (see {@link Sink}). */
   static final int STREAM_AFTER = 65_536;
 
-  /** The deferred INSERTs of the client's current batch, by table id ({@link #insert}). */
+  /** Rows one transaction block may write: they are all held on the frontend until COMMIT. */
+  static final int TX_MAX_ROWS = 1_000_000;
+
+  /** The deferred writes of the client's current batch or transaction, by table id. */
   private final Map<Integer, Sink> pending = new LinkedHashMap<>();
+
+  /**
+   * Inside a transaction block: every write is held until {@link #finishPending} (COMMIT) or {@link
+   * #abortPending} (ROLLBACK), UPDATE and DELETE included.
+   */
+  private boolean inTransaction;
 
   private final MetaClient meta;
   private final DmlWriter writer;
@@ -207,6 +216,39 @@ final class DmlRunner {
     }
   }
 
+  /** Enters or leaves a transaction block (the caller finishes or aborts what is pending first). */
+  void transaction(boolean open) {
+    inTransaction = open;
+  }
+
+  /** Whether writes are held, waiting for the end of the batch or transaction. */
+  boolean hasPending() {
+    return !pending.isEmpty();
+  }
+
+  /** The tables the held writes go to. */
+  List<String> pendingTableNames() {
+    return pending.values().stream().map(k -> k.relation.name()).toList();
+  }
+
+  /** The sink an UPDATE or DELETE writes through: the transaction's, or its own. */
+  private Sink statementSink(Relation r) {
+    return inTransaction ? pending.computeIfAbsent(r.id(), id -> new Sink(r)) : new Sink(r);
+  }
+
+  /**
+   * Rows the statement wrote through {@code sink} since {@code before}; outside a transaction,
+   * sent.
+   */
+  private long complete(Sink sink, long before) {
+    return inTransaction ? sink.rows - before : sink.finish();
+  }
+
+  /** A failed UPDATE or DELETE: inside a transaction, the transaction's writes go too. */
+  private RuntimeException failed(Sink sink, RuntimeException e) {
+    return inTransaction ? abortPending(e) : sink.failed(e);
+  }
+
   /**
    * Finishes the deferred INSERTs: sends what they hold and waits for every acknowledgement. On a
    * failure the rest are given up and the error says what was already written.
@@ -337,7 +379,8 @@ final class DmlRunner {
     boolean pairs = !keyChanges;
     List<Row> olds = new ArrayList<>();
     List<Row> news = new ArrayList<>();
-    Sink sink = new Sink(r);
+    Sink sink = statementSink(r);
+    long before = sink.rows;
     try {
       engine.stream(
           selectFor(up),
@@ -367,17 +410,18 @@ final class DmlRunner {
           });
       olds.forEach(sink::delete);
       news.forEach(sink::insert);
-      long n = sink.finish();
+      long n = complete(sink, before);
       return "UPDATE " + (pairs ? n : n / 2);
     } catch (RuntimeException e) {
-      throw sink.failed(e);
+      throw failed(sink, e);
     }
   }
 
   String delete(Statement.Delete del, List<Object> params) {
     Relation r = target(del.table(), "delete from");
     List<ColumnDesc> all = r.table().columns();
-    Sink sink = new Sink(r);
+    Sink sink = statementSink(r);
+    long before = sink.rows;
     try {
       engine.stream(
           selectFor(del),
@@ -390,9 +434,9 @@ final class DmlRunner {
                 }
                 sink.delete(Row.wrap(old));
               });
-      return "DELETE " + sink.finish();
+      return "DELETE " + complete(sink, before);
     } catch (RuntimeException e) {
-      throw sink.failed(e);
+      throw failed(sink, e);
     }
   }
 
@@ -426,6 +470,16 @@ final class DmlRunner {
 
     private void add(Object[] change) {
       rows++;
+      if (inTransaction) {
+        if (held.size() >= TX_MAX_ROWS) {
+          throw PgException.error(
+                  SqlState.PROGRAM_LIMIT_EXCEEDED,
+                  "a transaction block may write at most " + TX_MAX_ROWS + " row changes")
+              .withHint("commit in parts, or write outside a transaction block (streamed)");
+        }
+        held.add(change);
+        return;
+      }
       if (write == null) {
         held.add(change);
         if (held.size() <= STREAM_AFTER) {

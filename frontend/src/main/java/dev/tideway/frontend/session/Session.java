@@ -64,6 +64,21 @@ public final class Session implements PgSession {
   /** This session wrote since its last flush: its next read must wait for a checkpoint. */
   private boolean unflushedWrites;
 
+  /** Where the session is in a transaction block (PostgreSQL's ReadyForQuery status). */
+  private enum Tx {
+    IDLE('I'),
+    OPEN('T'),
+    FAILED('E');
+
+    final char status;
+
+    Tx(char status) {
+      this.status = status;
+    }
+  }
+
+  private Tx tx = Tx.IDLE;
+
   /** Set by {@link #cancel()} (any thread) while a foreground create waits. */
   private volatile boolean cancelRequested;
 
@@ -204,18 +219,159 @@ public final class Session implements PgSession {
       for (int pgParam : parsed.paramOrder()) {
         bound.add(params.get(pgParam - 1));
       }
-      return run(parsed.statement(), prepared.sql(), bound, notices);
+      return inTransactionBlock(parsed.statement(), prepared.sql(), bound, notices);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+      failTransaction();
       throw PgException.error(SqlState.QUERY_CANCELED, "canceling statement due to user request");
+    } catch (RuntimeException e) {
+      failTransaction();
+      throw e;
     } finally {
       PgFunctions.CURRENT.remove();
     }
   }
 
+  /**
+   * A statement under the transaction block's rules. Inside {@code BEGIN … COMMIT} every write is
+   * held on the frontend and sent at COMMIT (ROLLBACK drops it); DDL is refused (25001), and so is
+   * a read after the block wrote (0A000: its writes are not visible before COMMIT, and a read that
+   * silently missed them would be wrong). After an error the block only takes COMMIT or ROLLBACK
+   * (25P02), and both end it without writing anything.
+   */
+  private Result inTransactionBlock(
+      Statement s, String sql, List<Object> params, NoticeSink notices)
+      throws InterruptedException {
+    if (s instanceof Statement.Transaction t) {
+      return transaction(t, notices);
+    }
+    if (tx == Tx.FAILED) {
+      throw PgException.error(
+          SqlState.IN_FAILED_SQL_TRANSACTION,
+          "current transaction is aborted, commands ignored until end of transaction block");
+    }
+    if (tx == Tx.OPEN) {
+      if (!allowedInTransaction(s)) {
+        throw PgException.error(
+            SqlState.ACTIVE_SQL_TRANSACTION,
+            commandName(sql) + " cannot run inside a transaction block");
+      }
+      Optional<String> written = readsWritten(s, sql);
+      if (written.isPresent()) {
+        throw PgException.error(
+                SqlState.FEATURE_NOT_SUPPORTED,
+                "this transaction block wrote \""
+                    + written.get()
+                    + "\" and cannot read it before COMMIT: its writes are applied at COMMIT")
+            .withHint("COMMIT first, or read before writing");
+      }
+    }
+    return run(s, sql, params, notices);
+  }
+
+  private Result transaction(Statement.Transaction t, NoticeSink notices) {
+    switch (t.kind()) {
+      case BEGIN -> {
+        if (tx != Tx.IDLE) {
+          notices.notice("there is already a transaction in progress");
+          return Result.command(t.tag());
+        }
+        dml.finishPending(); // a batch's INSERTs before BEGIN are not part of the block
+        tx = Tx.OPEN;
+        dml.transaction(true);
+        return Result.command(t.tag());
+      }
+      case COMMIT -> {
+        Tx was = tx;
+        tx = Tx.IDLE;
+        dml.transaction(false);
+        if (was == Tx.IDLE) {
+          notices.notice("there is no transaction in progress");
+          return Result.command("COMMIT");
+        }
+        if (was == Tx.FAILED) {
+          dml.abortPending(new IllegalStateException("the transaction failed"));
+          return Result.command("ROLLBACK");
+        }
+        boolean wrote = dml.hasPending();
+        dml.finishPending();
+        return wrote ? afterDml("COMMIT") : Result.command("COMMIT");
+      }
+      case ROLLBACK -> {
+        if (tx == Tx.IDLE) {
+          notices.notice("there is no transaction in progress");
+        }
+        tx = Tx.IDLE;
+        dml.transaction(false);
+        dml.abortPending(new IllegalStateException("rolled back"));
+        return Result.command("ROLLBACK");
+      }
+      default -> throw new IllegalStateException("unknown transaction statement " + t);
+    }
+  }
+
+  /** After an error inside a transaction block: the block only takes COMMIT or ROLLBACK now. */
+  private void failTransaction() {
+    if (tx == Tx.OPEN) {
+      tx = Tx.FAILED;
+      dml.abortPending(new IllegalStateException("the transaction failed"));
+    }
+  }
+
+  /**
+   * A table this block wrote that {@code s} may read: any such table named in its text (a subquery
+   * or a join may name it too; naming it in a string literal only costs a needless refusal).
+   */
+  private Optional<String> readsWritten(Statement s, String sql) {
+    if (!readsTables(s)) {
+      return Optional.empty();
+    }
+    String lower = sql.toLowerCase(java.util.Locale.ROOT);
+    for (String name : dml.pendingTableNames()) {
+      java.util.regex.Matcher m =
+          java.util.regex.Pattern.compile(
+                  "(?<![\\w$])"
+                      + java.util.regex.Pattern.quote(name.toLowerCase(java.util.Locale.ROOT))
+                      + "(?![\\w$])")
+              .matcher(lower);
+      if (m.find()) {
+        return Optional.of(name);
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static boolean allowedInTransaction(Statement s) {
+    return s instanceof Statement.Query
+        || s instanceof Statement.Insert
+        || s instanceof Statement.Update
+        || s instanceof Statement.Delete
+        || s instanceof Statement.Show
+        || s instanceof Statement.SetVar
+        || s instanceof Statement.Flush
+        || s instanceof Statement.NoOp
+        || s instanceof Statement.EmptyCatalogQuery
+        || s instanceof Statement.PrimaryKeys
+        || s instanceof Statement.Explain;
+  }
+
+  /** The command a statement's text starts with, as PostgreSQL names it in errors. */
+  private static String commandName(String sql) {
+    String[] words = sql.strip().split("\\s+", 4);
+    String name = words[0].toUpperCase(java.util.Locale.ROOT);
+    if (words.length > 1
+        && (name.equals("CREATE") || name.equals("DROP") || name.equals("ALTER"))) {
+      name += " " + words[1].toUpperCase(java.util.Locale.ROOT);
+      if (words.length > 2 && words[1].equalsIgnoreCase("MATERIALIZED")) {
+        name += " " + words[2].toUpperCase(java.util.Locale.ROOT);
+      }
+    }
+    return name;
+  }
+
   private Result run(Statement s, String sql, List<Object> params, NoticeSink notices)
       throws InterruptedException {
-    if (!(s instanceof Statement.Insert)) {
+    if (tx == Tx.IDLE && !(s instanceof Statement.Insert)) {
       dml.finishPending(); // a batch's INSERTs are done before anything else runs
     }
     if (unflushedWrites && readsTables(s)) {
@@ -236,10 +392,19 @@ public final class Session implements PgSession {
     }
     if (s instanceof Statement.Insert i) {
       String tag = dml.insert(i, params);
+      if (tx != Tx.IDLE) {
+        return Result.command(tag); // applied at COMMIT
+      }
       if (vars.implicitFlush()) {
         dml.finishPending();
       }
       return afterDml(tag);
+    }
+    if (tx != Tx.IDLE && s instanceof Statement.Update u) {
+      return Result.command(dml.update(u, params));
+    }
+    if (tx != Tx.IDLE && s instanceof Statement.Delete d) {
+      return Result.command(dml.delete(d, params));
     }
     if (s instanceof Statement.Update u) {
       return afterDml(dml.update(u, params));
@@ -401,11 +566,22 @@ public final class Session implements PgSession {
 
   @Override
   public void sync(boolean failed) {
+    if (tx != Tx.IDLE) {
+      if (failed) {
+        failTransaction(); // an error ends nothing but the block's hopes: COMMIT will roll back
+      }
+      return; // the block's writes wait for COMMIT
+    }
     if (failed) {
       dml.abortPending(new IllegalStateException("the batch failed"));
     } else {
       dml.finishPending();
     }
+  }
+
+  @Override
+  public char transactionStatus() {
+    return tx.status;
   }
 
   @Override

@@ -82,6 +82,18 @@ public sealed interface Statement {
   /** {@code EXPLAIN statement}. */
   record Explain(Statement inner) implements Statement {}
 
-  /** Accepted and ignored, answered with {@code tag} (BEGIN, COMMIT, DISCARD ALL, ...). */
+  /** Accepted and ignored, answered with {@code tag} (DISCARD ALL, RESET, ...). */
   record NoOp(String tag) implements Statement {}
+
+  /**
+   * {@code BEGIN}/{@code START TRANSACTION}, {@code COMMIT}/{@code END}, {@code ROLLBACK}/{@code
+   * ABORT}.
+   */
+  record Transaction(Kind kind, String tag) implements Statement {
+    public enum Kind {
+      BEGIN,
+      COMMIT,
+      ROLLBACK
+    }
+  }
 }

@@ -84,8 +84,8 @@ public final class StatementParser {
     return switch (w0) {
       case "RESET" -> new Statement.NoOp("RESET");
       case "WAIT" -> new Statement.Flush();
-      case "END" -> new Statement.NoOp("COMMIT");
-      case "ABORT" -> new Statement.NoOp("ROLLBACK");
+      case "END" -> new Statement.Transaction(Statement.Transaction.Kind.COMMIT, "COMMIT");
+      case "ABORT" -> new Statement.Transaction(Statement.Transaction.Kind.ROLLBACK, "ROLLBACK");
       case "DISCARD" -> new Statement.NoOp("DISCARD ALL");
       case "DEALLOCATE" -> new Statement.NoOp("DEALLOCATE");
       case "INSERT" -> Dml.insert(text, t);
@@ -272,10 +272,11 @@ public final class StatementParser {
         yield new Statement.CancelJobs(c.jobIds());
       }
       case EXPLAIN -> explain(text, t, original, 1);
-      case BEGIN -> new Statement.NoOp("BEGIN");
-      case START_TRANSACTION -> new Statement.NoOp("START TRANSACTION");
-      case COMMIT -> new Statement.NoOp("COMMIT");
-      case ROLLBACK -> new Statement.NoOp("ROLLBACK");
+      case BEGIN -> new Statement.Transaction(Statement.Transaction.Kind.BEGIN, "BEGIN");
+      case START_TRANSACTION ->
+          new Statement.Transaction(Statement.Transaction.Kind.BEGIN, "START TRANSACTION");
+      case COMMIT -> new Statement.Transaction(Statement.Transaction.Kind.COMMIT, "COMMIT");
+      case ROLLBACK -> new Statement.Transaction(Statement.Transaction.Kind.ROLLBACK, "ROLLBACK");
       case ALTER_MATERIALIZED_VIEW_SET -> alterMaterializedView(c.args());
     };
   }

@@ -106,7 +106,8 @@ class StatementParserTest {
         .isEqualTo(new Statement.AlterBackfillRateLimit("mv", java.util.OptionalLong.empty()));
     assertThat(parse("CANCEL JOBS 1001, 1002"))
         .isEqualTo(new Statement.CancelJobs(List.of(1001L, 1002L)));
-    assertThat(parse("BEGIN")).isEqualTo(new Statement.NoOp("BEGIN"));
+    assertThat(parse("BEGIN"))
+        .isEqualTo(new Statement.Transaction(Statement.Transaction.Kind.BEGIN, "BEGIN"));
     assertThat(parse("DROP MATERIALIZED VIEW IF EXISTS mv CASCADE"))
         .isEqualTo(new Statement.Drop(RelationKind.MATERIALIZED_VIEW, "mv", true, true));
     assertThat(parse("DROP SOURCE s"))
@@ -175,9 +176,11 @@ class StatementParserTest {
     assertThat(parse("EXPLAIN SELECT '1'::int"))
         .isEqualTo(new Statement.Explain(new Statement.Query("SELECT '1'::int")));
     assertThat(parse("SET TIME ZONE 'UTC'")).isEqualTo(new Statement.SetVar("timezone", "UTC"));
-    assertThat(parse("START TRANSACTION")).isEqualTo(new Statement.NoOp("START TRANSACTION"));
+    assertThat(parse("START TRANSACTION"))
+        .isEqualTo(
+            new Statement.Transaction(Statement.Transaction.Kind.BEGIN, "START TRANSACTION"));
     assertThat(parse("BEGIN ISOLATION LEVEL READ COMMITTED, READ ONLY"))
-        .isEqualTo(new Statement.NoOp("BEGIN"));
+        .isEqualTo(new Statement.Transaction(Statement.Transaction.Kind.BEGIN, "BEGIN"));
     assertThatThrownBy(() -> parse("SELECT * FROM t WHERE"))
         .satisfies(e -> assertThat(sqlState(e)).isEqualTo("42601"))
         .hasMessage("syntax error at end of input");
