@@ -112,7 +112,7 @@ public final class Frontend implements PgSession.Factory {
       throw PgException.fatal(
           SqlState.INVALID_CATALOG_NAME, "database \"" + database + "\" does not exist");
     }
-    return new Session(meta, reader, writer, newEngine());
+    return new Session(user, meta, reader, writer, newEngine());
   }
 
   public MetaClient meta() {

@@ -202,13 +202,42 @@ public final class Datums {
         case BYTEA -> parseBytea(s);
         case DATE -> LocalDate.parse(s.trim());
         case TIME -> LocalTime.parse(s.trim(), TIME_TEXT);
-        case TIMESTAMP -> LocalDateTime.parse(s.trim(), TIMESTAMP_TEXT_PARSE);
-        case TIMESTAMPTZ -> OffsetDateTime.parse(s.trim(), TIMESTAMPTZ_TEXT_PARSE).toInstant();
+        case TIMESTAMP -> parseTimestamp(s.trim());
+        case TIMESTAMPTZ -> parseTimestamptz(s.trim());
         case INTERVAL -> parseInterval(s);
       };
     } catch (NumberFormatException | DateTimeParseException | ArithmeticException e) {
       throw new IllegalArgumentException(
           "invalid input syntax for type " + type.sqlName() + ": \"" + s + "\"", e);
+    }
+  }
+
+  /**
+   * A timestamp without time zone; as PostgreSQL, a zone written after it ({@code +00}, {@code
+   * +05:30}) is accepted and ignored.
+   */
+  private static LocalDateTime parseTimestamp(String s) {
+    try {
+      return LocalDateTime.parse(s, TIMESTAMP_TEXT_PARSE);
+    } catch (DateTimeParseException e) {
+      try {
+        return OffsetDateTime.parse(s, TIMESTAMPTZ_TEXT_PARSE).toLocalDateTime();
+      } catch (DateTimeParseException ignored) {
+        throw e;
+      }
+    }
+  }
+
+  /** A timestamp with time zone; one written without a zone is in UTC (the session's zone). */
+  private static java.time.Instant parseTimestamptz(String s) {
+    try {
+      return OffsetDateTime.parse(s, TIMESTAMPTZ_TEXT_PARSE).toInstant();
+    } catch (DateTimeParseException e) {
+      try {
+        return LocalDateTime.parse(s, TIMESTAMP_TEXT_PARSE).toInstant(java.time.ZoneOffset.UTC);
+      } catch (DateTimeParseException ignored) {
+        throw e;
+      }
     }
   }
 

@@ -14,6 +14,7 @@ import dev.tideway.frontend.meta.RelationKind;
 import dev.tideway.frontend.meta.WriteAck;
 import dev.tideway.frontend.pgwire.PgException;
 import dev.tideway.frontend.pgwire.SqlState;
+import dev.tideway.frontend.sql.SqlTypes;
 import dev.tideway.frontend.sql.Statement;
 import dev.tideway.frontend.sql.StatementParser;
 import dev.tideway.frontend.sql.ValuesRows;
@@ -85,10 +86,21 @@ final class DmlRunner {
   }
 
   /** The query whose rows an UPDATE or DELETE rewrites (all columns, then new values). */
-  static String selectFor(Statement st) {
+  String selectFor(Statement st) {
     if (st instanceof Statement.Update u) {
+      Relation r = target(u.table(), "update");
       StringBuilder sb = new StringBuilder("SELECT *");
-      for (String e : u.exprs()) {
+      for (int i = 0; i < u.exprs().size(); i++) {
+        String e = u.exprs().get(i).strip();
+        if (e.equals("?")) {
+          // a bare parameter takes its column's type (the query engine cannot infer it)
+          String column = u.columns().get(i);
+          for (ColumnDesc c : r.table().columns()) {
+            if (c.name().equals(column)) {
+              e = "CAST(? AS " + SqlTypes.calciteName(c.type()) + ")";
+            }
+          }
+        }
         sb.append(", (").append(e).append(')');
       }
       sb.append(" FROM ").append(INTERNAL_SCHEMA).append(".\"").append(u.table()).append('"');
@@ -658,7 +670,20 @@ final class DmlRunner {
     DataType t = c.type();
     try {
       if (from.id() == TypeId.VARCHAR && t.id() != TypeId.VARCHAR) {
-        return Datums.fromText(t, (String) v);
+        try {
+          return Datums.fromText(t, (String) v);
+        } catch (IllegalArgumentException e) {
+          // a string that does not spell a value of the column's type: PostgreSQL's 22P02/22007
+          boolean datetime =
+              t.id() == TypeId.DATE
+                  || t.id() == TypeId.TIME
+                  || t.id() == TypeId.TIMESTAMP
+                  || t.id() == TypeId.TIMESTAMPTZ
+                  || t.id() == TypeId.INTERVAL;
+          throw PgException.error(
+              datetime ? "22007" : "22P02",
+              "invalid input syntax for type " + t.sqlName().toLowerCase() + ": \"" + v + "\"");
+        }
       }
       if (t.id() == TypeId.VARCHAR) {
         return from.id() == TypeId.VARCHAR ? v : Datums.toText(from, v);

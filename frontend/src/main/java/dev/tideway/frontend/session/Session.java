@@ -82,7 +82,12 @@ public final class Session implements PgSession {
   /** Set by {@link #cancel()} (any thread) while a foreground create waits. */
   private volatile boolean cancelRequested;
 
-  public Session(MetaClient meta, BatchReader reader, DmlWriter writer, BatchEngine engine) {
+  /** The user this session connected as. */
+  private final String user;
+
+  public Session(
+      String user, MetaClient meta, BatchReader reader, DmlWriter writer, BatchEngine engine) {
+    this.user = user;
     this.meta = meta;
     this.engine = engine;
     this.ddl = new DdlRunner(meta, reader);
@@ -97,6 +102,7 @@ public final class Session implements PgSession {
   @Override
   public Prepared prepare(String sql, int[] paramOids) {
     PgFunctions.CURRENT.set(meta);
+    PgFunctions.USER.set(user);
     try {
       StatementParser.Parsed parsed = StatementParser.parse(sql);
       Statement s = parsed.statement();
@@ -111,7 +117,7 @@ public final class Session implements PgSession {
             dml.constantParamTypes(ins)
                 .orElseGet(() -> engine.describe(dml.typedSource(ins)).paramTypes());
       } else if (s instanceof Statement.Update || s instanceof Statement.Delete) {
-        calciteParams = engine.describe(DmlRunner.selectFor(s)).paramTypes();
+        calciteParams = engine.describe(dml.selectFor(s)).paramTypes();
       } else if (s instanceof Statement.EmptyCatalogQuery e) {
         columns = emptyColumns(e);
       } else if (s instanceof Statement.PrimaryKeys) {
@@ -127,6 +133,7 @@ public final class Session implements PgSession {
           sql, paramTypes(parsed.paramOrder(), calciteParams, paramOids), columns, parsed);
     } finally {
       PgFunctions.CURRENT.remove();
+      PgFunctions.USER.remove();
     }
   }
 
@@ -213,6 +220,7 @@ public final class Session implements PgSession {
   @Override
   public Result execute(Prepared prepared, List<Object> params, NoticeSink notices) {
     PgFunctions.CURRENT.set(meta);
+    PgFunctions.USER.set(user);
     try {
       StatementParser.Parsed parsed = (StatementParser.Parsed) prepared.plan();
       List<Object> bound = new ArrayList<>();
@@ -229,6 +237,7 @@ public final class Session implements PgSession {
       throw e;
     } finally {
       PgFunctions.CURRENT.remove();
+      PgFunctions.USER.remove();
     }
   }
 

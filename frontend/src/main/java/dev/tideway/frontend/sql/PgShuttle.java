@@ -48,6 +48,16 @@ final class PgShuttle extends SqlShuttle {
   private static final Map<String, SqlDataTypeSpec> TYPES = new ConcurrentHashMap<>();
 
   @Override
+  public SqlNode visit(SqlIdentifier id) {
+    if (id.isSimple()
+        && (id.getSimple().equalsIgnoreCase("current_user")
+            || id.getSimple().equalsIgnoreCase("session_user"))) {
+      return function("pg_session_user", id.getParserPosition()); // the connected user
+    }
+    return id;
+  }
+
+  @Override
   public SqlNode visit(SqlCall call) {
     SqlNode v = super.visit(call);
     if (!(v instanceof SqlCall c)) {
@@ -72,6 +82,43 @@ final class PgShuttle extends SqlShuttle {
     };
   }
 
+  /**
+   * {@code '1.25'::numeric} as the number itself: PostgreSQL's numeric without a precision keeps
+   * every digit, where a cast to Calcite's DECIMAL would round to its default scale of 0 (drivers
+   * in simple query mode send NUMERIC parameters so); null when {@code operand} is not a string
+   * spelling a number or the type is not a bare numeric.
+   */
+  private static SqlNode unconstrainedNumeric(
+      SqlNode operand, SqlDataTypeSpec spec, SqlParserPos p) {
+    if (!(operand instanceof SqlLiteral lit)
+        || !(lit.getValue() instanceof org.apache.calcite.util.NlsString text)) {
+      return null;
+    }
+    String type =
+        spec.getTypeNameSpec()
+            .getTypeName()
+            .names
+            .get(spec.getTypeNameSpec().getTypeName().names.size() - 1)
+            .toLowerCase(Locale.ROOT);
+    boolean bare =
+        spec.getTypeNameSpec() instanceof SqlBasicTypeNameSpec b
+            ? b.getPrecision() < 0 && (type.equals("decimal") || type.equals("numeric"))
+            : type.equals("numeric") || type.equals("decimal");
+    if (!bare) {
+      return null;
+    }
+    try {
+      java.math.BigDecimal v = new java.math.BigDecimal(text.getValue().strip());
+      if (v.signum() < 0) {
+        return SqlStdOperatorTable.UNARY_MINUS.createCall(
+            p, SqlLiteral.createExactNumeric(v.negate().toPlainString(), p));
+      }
+      return SqlLiteral.createExactNumeric(v.toPlainString(), p);
+    } catch (NumberFormatException e) {
+      return null; // not a number: the cast reports it
+    }
+  }
+
   private static SqlNode interval(String text) {
     String calcite = PgIntervals.toCalcite(text);
     try {
@@ -82,6 +129,10 @@ final class PgShuttle extends SqlShuttle {
   }
 
   private static SqlNode cast(SqlNode operand, SqlDataTypeSpec spec, SqlParserPos p) {
+    SqlNode exact = unconstrainedNumeric(operand, spec, p);
+    if (exact != null) {
+      return exact;
+    }
     if (spec.getTypeNameSpec() instanceof SqlBasicTypeNameSpec) {
       return SqlStdOperatorTable.CAST.createCall(p, operand, spec);
     }

@@ -17,6 +17,9 @@ public final class PgFunctions {
   /** The catalog of the query running on this thread. */
   public static final ThreadLocal<MetaClient> CURRENT = new ThreadLocal<>();
 
+  /** The connected user of the session running on this thread (set with {@link #CURRENT}). */
+  public static final ThreadLocal<String> USER = new ThreadLocal<>();
+
   public static Boolean pg_table_is_visible(Long oid) {
     return oid == null ? null : Boolean.TRUE;
   }
@@ -197,5 +200,11 @@ public final class PgFunctions {
       }
     }
     return null;
+  }
+
+  /** {@code current_user}, {@code session_user}, {@code user}: the connected user. */
+  public static String pg_session_user() {
+    String u = USER.get();
+    return u == null ? "root" : u;
   }
 }

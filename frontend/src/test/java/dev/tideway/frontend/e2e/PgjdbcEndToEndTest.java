@@ -175,6 +175,45 @@ class PgjdbcEndToEndTest {
     return sum;
   }
 
+  /** What drivers send for parameters, in both modes: UPDATE SET ?, timestamps with a zone. */
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void parametersInUpdateAndTimestampsWithZones(boolean simple) throws Exception {
+    String t = simple ? "params_simple" : "params_ext";
+    try (Connection c = cluster.connect(simple);
+        Statement st = c.createStatement()) {
+      st.execute(
+          "CREATE TABLE " + t + " (id INT PRIMARY KEY, d NUMERIC(12,6), s VARCHAR, ts TIMESTAMP)");
+      try (PreparedStatement ins =
+          c.prepareStatement("INSERT INTO " + t + " VALUES (?, ?, ?, ?)")) {
+        ins.setInt(1, 1);
+        ins.setBigDecimal(2, new java.math.BigDecimal("12345.678901"));
+        ins.setString(3, "a");
+        ins.setTimestamp(4, java.sql.Timestamp.valueOf("2024-01-02 03:04:05"));
+        assertThat(ins.executeUpdate()).isEqualTo(1);
+      }
+      try (PreparedStatement up =
+          c.prepareStatement("UPDATE " + t + " SET s = ?, d = ? WHERE id = ?")) {
+        up.setString(1, "updated");
+        up.setBigDecimal(2, new java.math.BigDecimal("1.25"));
+        up.setInt(3, 1);
+        assertThat(up.executeUpdate()).isEqualTo(1);
+      }
+      // PostgreSQL takes a zone after a timestamp without time zone, and ignores it
+      st.execute("INSERT INTO " + t + " VALUES (2, 0, 'z', '2024-01-02 03:04:05+02')");
+      assertThat(TestCluster.rows(st, "SELECT id, d, s, ts FROM " + t + " ORDER BY id"))
+          .containsExactly(
+              "1|1.250000|updated|2024-01-02 03:04:05", "2|0.000000|z|2024-01-02 03:04:05");
+      assertThatThrownBy(() -> st.execute("INSERT INTO " + t + " VALUES (3, 0, 'z', 'noon')"))
+          .satisfies(e -> assertThat(sqlState(e)).isEqualTo("22007"))
+          .hasMessageContaining("invalid input syntax for type timestamp");
+      assertThatThrownBy(() -> st.execute("INSERT INTO " + t + " VALUES ('three', 0, 'z', NULL)"))
+          .satisfies(e -> assertThat(sqlState(e)).isEqualTo("22P02"));
+      assertThat(TestCluster.rows(st, "SELECT current_user, session_user, '-0.0125'::numeric"))
+          .containsExactly("root|root|-0.0125");
+    }
+  }
+
   @Test
   void tableWithoutPrimaryKeyHidesRowId() throws Exception {
     try (Connection c = cluster.connect(false);
