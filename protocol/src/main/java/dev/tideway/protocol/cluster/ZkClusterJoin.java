@@ -91,6 +91,7 @@ public final class ZkClusterJoin implements AutoCloseable {
               seeds);
         }
       }
+      QuarantineWatch.start(cluster.system());
       register(self, uid);
       downing = new ZkDowning(zk, membersPath, cluster, clock);
       downing.arbiter(() -> arbiter.getAsBoolean());

@@ -127,4 +127,38 @@ class ZkDowningTest {
     assertThat(third.selfMember().status()).isEqualTo(MemberStatus.up());
     assertThat(survivor.selfMember().status()).isEqualTo(MemberStatus.up());
   }
+
+  /**
+   * A member that the cluster removed while it could not hear (paused, cut off) learns it only when
+   * another member tells it that it is quarantined: it must then stop, so that its process exits
+   * and a new incarnation joins, instead of lingering as a member nobody accepts messages from.
+   */
+  @Test
+  void aQuarantinedMemberStopsItsActorSystem() throws Exception {
+    zk = new TestingServer(true);
+    Cluster first = startMember();
+    Cluster second = startMember();
+    long both = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (!isMember(first, second.selfAddress()) && System.nanoTime() < both) {
+      TimeUnit.MILLISECONDS.sleep(100);
+    }
+    // what Artery publishes when a peer answers "you are quarantined": the peer removed this
+    // incarnation while it could not hear (the 30-minute chaos run found a compute node paused
+    // through its removal that lingered for minutes and failed every recovery after)
+    second
+        .system()
+        .eventStream()
+        .publish(
+            new org.apache.pekko.remote.artery.ThisActorSystemQuarantinedEvent(
+                new org.apache.pekko.remote.UniqueAddress(
+                    second.selfAddress(), second.selfUniqueAddress().longUid()),
+                new org.apache.pekko.remote.UniqueAddress(
+                    first.selfAddress(), first.selfUniqueAddress().longUid())));
+    systems
+        .get(1)
+        .getWhenTerminated()
+        .toCompletableFuture()
+        .get(60, TimeUnit.SECONDS); // fails with a timeout when the member lingers
+    assertThat(first.selfMember().status()).isEqualTo(MemberStatus.up());
+  }
 }
