@@ -103,7 +103,12 @@ public final class CalciteValues {
         java.sql.Timestamp ts = rs.getTimestamp(i, UTC);
         v = ts == null ? null : ts.toInstant();
       }
-      default -> v = rs.getObject(i);
+      default -> {
+        v = rs.getObject(i);
+        if (v instanceof java.sql.Array array) {
+          v = arrayText(java.util.Arrays.asList((Object[]) array.getArray())); // array_agg, ...
+        }
+      }
     }
     return v == null ? null : coerce(t, v);
   }
@@ -136,5 +141,35 @@ public final class CalciteValues {
                   : Interval.ofMicros(((Number) v).longValue() * 1000);
       default -> v;
     };
+  }
+
+  /** PostgreSQL's text form of an array: {@code {1,2,NULL,"a b"}}. */
+  public static String arrayText(java.util.List<?> list) {
+    StringBuilder sb = new StringBuilder("{");
+    for (int i = 0; i < list.size(); i++) {
+      Object e = list.get(i);
+      if (i > 0) {
+        sb.append(',');
+      }
+      if (e == null) {
+        sb.append("NULL");
+      } else if (e instanceof java.util.List<?> inner) {
+        sb.append(arrayText(inner));
+      } else if (e instanceof Boolean b) {
+        sb.append(b ? 't' : 'f');
+      } else {
+        String t = e.toString();
+        boolean quote =
+            t.isEmpty()
+                || t.equalsIgnoreCase("NULL")
+                || t.chars().anyMatch(c -> "{},\"\\".indexOf(c) >= 0 || Character.isWhitespace(c));
+        if (quote) {
+          sb.append('"').append(t.replace("\\", "\\\\").replace("\"", "\\\"")).append('"');
+        } else {
+          sb.append(t);
+        }
+      }
+    }
+    return sb.append('}').toString();
   }
 }

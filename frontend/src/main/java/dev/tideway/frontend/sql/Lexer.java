@@ -51,6 +51,18 @@ final class Lexer {
       } else if (c == '"') {
         i = endOfQuoted(sql, i);
         kind = Token.Kind.QUOTED_IDENT;
+      } else if (c == '$' && dollarTagEnd(sql, i) > 0) {
+        // $$...$$ or $tag$...$tag$: the body as it is, handed on as a standard literal
+        int bodyStart = dollarTagEnd(sql, i);
+        String tag = sql.substring(i, bodyStart);
+        int close = sql.indexOf(tag, bodyStart);
+        if (close < 0) {
+          throw error("unterminated dollar-quoted string at or near \"" + tag + "\"", start);
+        }
+        String body = sql.substring(bodyStart, close);
+        i = close + tag.length();
+        out.add(new Token(Token.Kind.STRING, "'" + body.replace("'", "''") + "'", start));
+        continue;
       } else if (c == '$' && i + 1 < n && Character.isDigit(sql.charAt(i + 1))) {
         i++;
         while (i < n && Character.isDigit(sql.charAt(i))) {
@@ -89,6 +101,24 @@ final class Lexer {
       out.add(new Token(kind, sql.substring(start, i), start));
     }
     return out;
+  }
+
+  /**
+   * The index after a dollar quote's opening tag ({@code $$}, {@code $tag$}) at {@code i}; -1 if
+   * none.
+   */
+  private static int dollarTagEnd(String sql, int i) {
+    int j = i + 1;
+    if (j < sql.length() && sql.charAt(j) == '$') {
+      return j + 1;
+    }
+    if (j >= sql.length() || !(Character.isLetter(sql.charAt(j)) || sql.charAt(j) == '_')) {
+      return -1;
+    }
+    while (j < sql.length() && (Character.isLetterOrDigit(sql.charAt(j)) || sql.charAt(j) == '_')) {
+      j++;
+    }
+    return j < sql.length() && sql.charAt(j) == '$' ? j + 1 : -1;
   }
 
   private static int endOfString(String sql, int quote, boolean escapes) {

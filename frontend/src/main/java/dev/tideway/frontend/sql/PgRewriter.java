@@ -61,6 +61,18 @@ final class PgRewriter {
         i = close + 1;
         continue;
       }
+      if (tok.isWord("CURRENT_SCHEMA")) {
+        // a function in PostgreSQL, with or without (); a reserved word in Calcite's grammar
+        out.add("pg_catalog.pg_current_schema()");
+        int after = nextIndex(t, i);
+        i =
+            after < t.size()
+                    && t.get(after).kind() == Token.Kind.LPAREN
+                    && next(t, after, 1).kind() == Token.Kind.RPAREN
+                ? nextIndex(t, after) + 1
+                : i + 1;
+        continue;
+      }
       if (tok.isWord("COLLATE")) {
         i = skipQualifiedName(t, nextIndex(t, i));
         continue;

@@ -67,6 +67,12 @@ final class PgShuttle extends SqlShuttle {
     if (PgIntervalLiteral.is(c)) {
       return interval(PgIntervalLiteral.text(c));
     }
+    if (c.getOperator() instanceof org.apache.calcite.sql.SqlFunction) {
+      SqlNode f = pgFunction(c, p);
+      if (f != null) {
+        return f;
+      }
+    }
     if ((c.getOperator() == SqlLibraryOperators.INFIX_CAST || c.getKind() == SqlKind.CAST)
         && c.operand(1) instanceof SqlDataTypeSpec spec) {
       return cast(c.operand(0), spec, p);
@@ -119,6 +125,110 @@ final class PgShuttle extends SqlShuttle {
     }
   }
 
+  /**
+   * PostgreSQL functions with a Calcite twin: {@code now()} → {@code CURRENT_TIMESTAMP}, {@code
+   * length(s)} → {@code CHAR_LENGTH(s)}, {@code date_trunc('hour', ts)} → {@code FLOOR(ts TO
+   * HOUR)}; null for any other call.
+   */
+  private static SqlNode pgFunction(SqlCall c, SqlParserPos p) {
+    String name = c.getOperator().getName().toLowerCase(Locale.ROOT);
+    switch (name) {
+      case "now", "transaction_timestamp", "statement_timestamp" -> {
+        return c.operandCount() == 0 ? SqlStdOperatorTable.CURRENT_TIMESTAMP.createCall(p) : null;
+      }
+      case "length", "char_length", "character_length" -> {
+        return c.operandCount() == 1
+            ? SqlStdOperatorTable.CHAR_LENGTH.createCall(p, (SqlNode) c.operand(0))
+            : null;
+      }
+      case "date_trunc" -> {
+        if (c.operandCount() != 2
+            || !(c.operand(0) instanceof SqlLiteral unit)
+            || !(unit.getValue() instanceof org.apache.calcite.util.NlsString u)) {
+          return null;
+        }
+        String field = u.getValue().strip().toUpperCase(Locale.ROOT);
+        if (!List.of(
+                "MICROSECONDS",
+                "MILLISECONDS",
+                "SECOND",
+                "MINUTE",
+                "HOUR",
+                "DAY",
+                "WEEK",
+                "MONTH",
+                "QUARTER",
+                "YEAR",
+                "DECADE",
+                "CENTURY",
+                "MILLENNIUM")
+            .contains(field)) {
+          throw PgException.error(
+              SqlState.INVALID_PARAMETER_VALUE,
+              "unit \"" + u.getValue() + "\" not recognized for type timestamp");
+        }
+        field =
+            switch (field) {
+              case "MICROSECONDS" -> "MICROSECOND";
+              case "MILLISECONDS" -> "MILLISECOND";
+              default -> field;
+            };
+        try {
+          SqlCall floor =
+              (SqlCall)
+                  SqlParser.create("FLOOR(x TO " + field + ")", PgParser.PLAIN).parseExpression();
+          floor.setOperand(0, c.operand(1));
+          return floor;
+        } catch (SqlParseException e) {
+          throw new IllegalStateException("FLOOR TO " + field + " does not parse", e);
+        }
+      }
+      default -> {
+        return null;
+      }
+    }
+  }
+
+  /**
+   * A string cast to a timestamp, in the form Calcite reads: PostgreSQL takes a zone after the time
+   * ({@code '2024-01-02 03:04:05+02'}), Calcite only {@code yyyy-MM-dd HH:mm:ss}; the zone is
+   * applied (timestamptz, in the session's UTC) or dropped (timestamp), as PostgreSQL does.
+   */
+  private static SqlNode timestampText(SqlNode operand, SqlDataTypeSpec target, SqlParserPos p) {
+    if (!(operand instanceof SqlLiteral lit)
+        || !(lit.getValue() instanceof org.apache.calcite.util.NlsString text)) {
+      return operand;
+    }
+    String name = target.getTypeNameSpec().getTypeName().getSimple().toUpperCase(Locale.ROOT);
+    boolean tz = name.equals("TIMESTAMP_WITH_LOCAL_TIME_ZONE");
+    if (!tz && !name.equals("TIMESTAMP")) {
+      return operand;
+    }
+    try {
+      java.time.LocalDateTime t =
+          tz
+              ? java.time.LocalDateTime.ofInstant(
+                  (java.time.Instant)
+                      dev.tideway.common.types.Datums.fromText(
+                          dev.tideway.common.types.DataType.TIMESTAMPTZ, text.getValue()),
+                  java.time.ZoneOffset.UTC)
+              : (java.time.LocalDateTime)
+                  dev.tideway.common.types.Datums.fromText(
+                      dev.tideway.common.types.DataType.TIMESTAMP, text.getValue());
+      String out = t.toLocalDate() + " " + t.toLocalTime();
+      if (t.getSecond() == 0 && t.getNano() == 0) {
+        out += ":00"; // LocalTime prints 03:04 for 03:04:00
+      }
+      SqlNode literal = SqlLiteral.createCharString(out, p);
+      // Calcite reads no string as a TIMESTAMP WITH LOCAL TIME ZONE: go through TIMESTAMP (UTC)
+      return tz
+          ? SqlStdOperatorTable.CAST.createCall(p, literal, calciteType("TIMESTAMP"))
+          : literal;
+    } catch (IllegalArgumentException | ClassCastException e) {
+      return operand; // not a timestamp PostgreSQL reads either: the cast reports it
+    }
+  }
+
   private static SqlNode interval(String text) {
     String calcite = PgIntervals.toCalcite(text);
     try {
@@ -134,7 +244,7 @@ final class PgShuttle extends SqlShuttle {
       return exact;
     }
     if (spec.getTypeNameSpec() instanceof SqlBasicTypeNameSpec) {
-      return SqlStdOperatorTable.CAST.createCall(p, operand, spec);
+      return SqlStdOperatorTable.CAST.createCall(p, timestampText(operand, spec, p), spec);
     }
     SqlIdentifier name = spec.getTypeNameSpec().getTypeName();
     String type = name.names.get(name.names.size() - 1).toLowerCase(Locale.ROOT);
@@ -145,7 +255,10 @@ final class PgShuttle extends SqlShuttle {
       case "regtype" -> function("pg_regtype_name", p, operand);
       case "regproc", "regnamespace" ->
           SqlStdOperatorTable.CAST.createCall(p, operand, calciteType("VARCHAR"));
-      default -> SqlStdOperatorTable.CAST.createCall(p, operand, pgType(type));
+      default -> {
+        SqlDataTypeSpec target = pgType(type);
+        yield SqlStdOperatorTable.CAST.createCall(p, timestampText(operand, target, p), target);
+      }
     };
   }
 

@@ -207,4 +207,9 @@ public final class PgFunctions {
     String u = USER.get();
     return u == null ? "root" : u;
   }
+
+  /** {@code current_schema} (and {@code current_schema()}): the schema names resolve in. */
+  public static String pg_current_schema() {
+    return "public";
+  }
 }

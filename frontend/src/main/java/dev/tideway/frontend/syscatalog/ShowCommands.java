@@ -12,7 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** The rows of {@code SHOW TABLES | MATERIALIZED VIEWS | SOURCES | JOBS | <parameter>}. */
+/** The rows of {@code SHOW TABLES | MATERIALIZED VIEWS | SOURCES | JOBS | ALL | <parameter>}. */
 public final class ShowCommands {
   private ShowCommands() {}
 
@@ -27,6 +27,11 @@ public final class ShowCommands {
               new PgSession.Column("Statement", DataType.VARCHAR),
               new PgSession.Column("Progress", DataType.VARCHAR),
               new PgSession.Column("Create Type", DataType.VARCHAR));
+      case "all" ->
+          List.of(
+              new PgSession.Column("name", DataType.VARCHAR),
+              new PgSession.Column("setting", DataType.VARCHAR),
+              new PgSession.Column("description", DataType.VARCHAR));
       default -> List.of(new PgSession.Column(what.replace(' ', '_'), DataType.VARCHAR));
     };
   }
@@ -43,6 +48,8 @@ public final class ShowCommands {
           out.add(new Object[] {j.ddlId(), j.statement(), j.progress().render(), j.createType()});
         }
       }
+      case "all" ->
+          new java.util.TreeMap<>(vars).forEach((k, v) -> out.add(new Object[] {k, v, ""}));
       default -> {
         String v = vars.get(what);
         if (v == null) {

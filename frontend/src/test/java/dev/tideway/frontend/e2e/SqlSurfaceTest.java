@@ -14,6 +14,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The statements of the SQL surface not covered by {@link PgjdbcEndToEndTest}: the session's
@@ -78,6 +79,37 @@ class SqlSurfaceTest {
         out.add(md.getColumnLabel(i));
       }
       return out;
+    }
+  }
+
+  /** What PostgreSQL tools and ORMs send on connecting and in everyday queries. */
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void everydayPostgresqlFunctionsAndLiterals(boolean simple) throws Exception {
+    try (Connection c = cluster.connect(simple);
+        Statement st = c.createStatement()) {
+      assertThat(TestCluster.rows(st, "SELECT current_schema(), current_schema"))
+          .containsExactly("public|public");
+      assertThat(TestCluster.rows(st, "SELECT now() IS NOT NULL, length('abcd'), $$it's$$"))
+          .containsExactly("t|4|it's");
+      assertThat(TestCluster.rows(st, "SELECT $tag$a $$ b$tag$")).containsExactly("a $$ b");
+      assertThat(
+              TestCluster.rows(
+                  st,
+                  "SELECT date_trunc('hour', TIMESTAMP '2024-01-02 03:04:05'),"
+                      + " date_trunc('month', TIMESTAMP '2024-01-02 03:04:05')"))
+          .containsExactly("2024-01-02 03:00:00|2024-01-01 00:00:00");
+      assertThat(TestCluster.rows(st, "SELECT '2024-01-02 03:04:05+02'::timestamptz"))
+          .containsExactly("2024-01-02 01:04:05+00");
+      assertThat(TestCluster.rows(st, "SELECT '2024-01-02 03:04:05+02'::timestamp"))
+          .containsExactly("2024-01-02 03:04:05");
+      assertThat(
+              TestCluster.rows(
+                  st, "SELECT array_agg(v ORDER BY v) FROM (VALUES ('a'), ('b c'), ('{')) AS t(v)"))
+          .containsExactly("{a,\"b c\",\"{\"}");
+      assertThat(TestCluster.rows(st, "SHOW ALL")).anyMatch(r -> r.startsWith("timezone|"));
+      assertThatThrownBy(() -> st.executeQuery("SELECT date_trunc('fortnight', now())"))
+          .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("22023"));
     }
   }
 
