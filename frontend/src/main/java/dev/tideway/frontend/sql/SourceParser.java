@@ -37,7 +37,87 @@ final class SourceParser {
       }
       cols.addAll(nexmarkColumns(with.getOrDefault("nexmark.table.type", "")));
     }
+    checkOptions(connector, with, cols);
     return new Statement.CreateSource(StatementParser.name(src.name), cols, with);
+  }
+
+  /** Options every connector takes. */
+  private static final List<String> COMMON_OPTIONS =
+      List.of("connector", "source.rows.per.second", "source.chunk.size");
+
+  private static final List<String> DATAGEN_OPTIONS =
+      List.of("datagen.split.num", "datagen.seed", "datagen.base.time", "datagen.rows.per.second");
+
+  private static final List<String> DATAGEN_FIELD_OPTIONS =
+      List.of("kind", "start", "end", "min", "max", "length", "max_past_ms", "seed");
+
+  private static final List<String> NEXMARK_OPTIONS =
+      List.of(
+          "nexmark.table.type",
+          "nexmark.event.num",
+          "nexmark.first.event.rate",
+          "nexmark.max.chunk.size",
+          "nexmark.seed",
+          "nexmark.split.num",
+          "nexmark.base.time");
+
+  /** Options whose value is a non-negative integer. */
+  private static final List<String> COUNT_OPTIONS =
+      List.of(
+          "source.rows.per.second",
+          "source.chunk.size",
+          "datagen.split.num",
+          "datagen.rows.per.second",
+          "nexmark.event.num",
+          "nexmark.split.num",
+          "nexmark.max.chunk.size");
+
+  /**
+   * An option the connector does not know is an error naming it (a mistyped option ignored would
+   * silently change what the source does), as is a count that is not a non-negative integer.
+   */
+  private static void checkOptions(
+      String connector, Map<String, String> with, List<Statement.ColumnDef> cols) {
+    List<String> known = new ArrayList<>(COMMON_OPTIONS);
+    known.addAll(connector.equals("datagen") ? DATAGEN_OPTIONS : NEXMARK_OPTIONS);
+    for (Map.Entry<String, String> e : with.entrySet()) {
+      String key = e.getKey().toLowerCase(Locale.ROOT);
+      boolean ok = known.contains(key);
+      if (!ok && connector.equals("datagen") && key.startsWith("fields.")) {
+        int dot = key.lastIndexOf('.');
+        String col = key.substring("fields.".length(), Math.max(dot, "fields.".length()));
+        ok =
+            dot > "fields.".length()
+                && DATAGEN_FIELD_OPTIONS.contains(key.substring(dot + 1))
+                && cols.stream().anyMatch(c -> c.name().equalsIgnoreCase(col));
+      }
+      if (!ok) {
+        throw PgException.error(
+                SqlState.INVALID_PARAMETER_VALUE,
+                "unknown option \"" + e.getKey() + "\" for a " + connector + " source")
+            .withHint(
+                "valid options: "
+                    + String.join(", ", known)
+                    + (connector.equals("datagen")
+                        ? ", fields.<column>.{" + String.join("|", DATAGEN_FIELD_OPTIONS) + "}"
+                        : ""));
+      }
+      if (COUNT_OPTIONS.contains(key)) {
+        try {
+          if (Long.parseLong(e.getValue().strip()) < 0) {
+            throw new NumberFormatException();
+          }
+        } catch (NumberFormatException nfe) {
+          throw PgException.error(
+              SqlState.INVALID_PARAMETER_VALUE,
+              "option \""
+                  + e.getKey()
+                  + "\" must be a non-negative integer, got '"
+                  + e.getValue()
+                  + "'");
+        }
+      }
+    }
   }
 
   /** The nexmark tables' columns (RisingWave's names). */

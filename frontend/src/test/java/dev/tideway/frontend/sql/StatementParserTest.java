@@ -66,6 +66,30 @@ class StatementParserTest {
     assertThatThrownBy(() -> parse("CREATE SOURCE k WITH (connector = 'kafka')"))
         .satisfies(e -> assertThat(sqlState(e)).isEqualTo("0A000"))
         .hasMessageContaining("connector 'kafka'");
+    // a mistyped option is an error naming it, never silently ignored
+    assertThatThrownBy(
+            () ->
+                parse(
+                    "create source g (id bigint) with (connector='datagen', datagen.row.per.second='10')"))
+        .satisfies(e -> assertThat(sqlState(e)).isEqualTo("22023"))
+        .hasMessageContaining("unknown option \"datagen.row.per.second\"");
+    assertThatThrownBy(
+            () ->
+                parse(
+                    "create source g (id bigint) with (connector='datagen', fields.idd.kind='sequence')"))
+        .satisfies(e -> assertThat(sqlState(e)).isEqualTo("22023"))
+        .hasMessageContaining("fields.idd.kind");
+    assertThatThrownBy(
+            () ->
+                parse(
+                    "CREATE SOURCE b WITH (connector='nexmark', nexmark.table.type='Bid', nexmark.event.num='many')"))
+        .satisfies(e -> assertThat(sqlState(e)).isEqualTo("22023"))
+        .hasMessageContaining("non-negative integer");
+    assertThat(
+            parse(
+                "create source g (id bigint) with (connector='datagen', fields.id.kind='sequence',"
+                    + " fields.id.start='1', source.rows.per.second='5')"))
+        .isInstanceOf(Statement.CreateSource.class);
   }
 
   @Test

@@ -28,8 +28,9 @@ import java.util.Set;
  * connector's options describe), keeping offsets in the plan's source state table.
  *
  * <p>Options beyond the connector's own: {@code source.rows.per.second} (the actor's rate limit;
- * unlimited by default) and {@code source.chunk.size} (rows per chunk; default the nexmark chunk
- * size or 1024). Stateless and thread-safe.
+ * unlimited by default; {@code datagen.rows.per.second} is its RisingWave name for datagen) and
+ * {@code source.chunk.size} (rows per chunk; default the nexmark chunk size or 1024). Stateless and
+ * thread-safe.
  */
 public final class SourceBuilder implements ExecutorBuilder {
   /** Rows per chunk when the options say nothing. */
@@ -61,9 +62,13 @@ public final class SourceBuilder implements ExecutorBuilder {
     }
     chunkSize =
         Integer.parseInt(opts.getOrDefault("source.chunk.size", Integer.toString(chunkSize)));
+    // datagen.rows.per.second is RisingWave's name for a datagen source's rate
     long rate =
         Long.parseLong(
-            opts.getOrDefault("source.rows.per.second", Long.toString(RateLimiter.UNLIMITED)));
+            opts.getOrDefault(
+                "source.rows.per.second",
+                opts.getOrDefault(
+                    "datagen.rows.per.second", Long.toString(RateLimiter.UNLIMITED))));
     all = withRowIds(src, all);
     List<SplitReader> mine = owned(ctx, node, all);
     Checks.checkState(
