@@ -97,7 +97,7 @@ public final class PkScan extends TableScan implements EnumerableRel {
 
     /** The rows (one array per row) in the range the hint gives with {@code root}'s parameters. */
     public Enumerable<Object[]> rows(DataContext root) {
-      return table.scan(table.pkRange(hint, root));
+      return StoredTable.cancellable(table.scan(table.pkRange(hint, root)), root);
     }
 
     /** The same for a one-column table, one value per row (Calcite's scalar row format). */

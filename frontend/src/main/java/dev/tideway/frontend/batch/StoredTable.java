@@ -118,7 +118,59 @@ public final class StoredTable extends AbstractTable implements ScannableTable {
   /** Every row (Calcite's plain scan, when no filter sits on the table). */
   @Override
   public Enumerable<Object[]> scan(DataContext root) {
-    return scan(PkRange.ALL);
+    return cancellable(scan(PkRange.ALL), root);
+  }
+
+  /**
+   * {@code rows}, failing with "canceling statement" once the query is cancelled (the session's
+   * cancel sets the execution's cancel flag): checked when the scan opens and every 1024 rows it
+   * hands on, so a cancelled query stops within moments even while joins pull through it.
+   */
+  static Enumerable<Object[]> cancellable(Enumerable<Object[]> rows, DataContext root) {
+    java.util.concurrent.atomic.AtomicBoolean flag = DataContext.Variable.CANCEL_FLAG.get(root);
+    if (flag == null) {
+      return rows;
+    }
+    return new org.apache.calcite.linq4j.AbstractEnumerable<>() {
+      @Override
+      public org.apache.calcite.linq4j.Enumerator<Object[]> enumerator() {
+        checkNotCancelled(flag);
+        org.apache.calcite.linq4j.Enumerator<Object[]> in = rows.enumerator();
+        return new org.apache.calcite.linq4j.Enumerator<>() {
+          private int n;
+
+          @Override
+          public Object[] current() {
+            return in.current();
+          }
+
+          @Override
+          public boolean moveNext() {
+            if ((++n & 1023) == 0) {
+              checkNotCancelled(flag);
+            }
+            return in.moveNext();
+          }
+
+          @Override
+          public void reset() {
+            in.reset();
+          }
+
+          @Override
+          public void close() {
+            in.close();
+          }
+        };
+      }
+    };
+  }
+
+  private static void checkNotCancelled(java.util.concurrent.atomic.AtomicBoolean flag) {
+    if (flag.get()) {
+      throw new java.util.concurrent.CancellationException(
+          "canceling statement due to user request");
+    }
   }
 
   /**

@@ -214,6 +214,41 @@ class PgjdbcEndToEndTest {
     }
   }
 
+  /** Cancel (Ctrl-C in psql, Statement.cancel in JDBC) stops a long batch query promptly. */
+  @Test
+  void cancelStopsALongQueryWithinSeconds() throws Exception {
+    try (Connection c = cluster.connect(false);
+        Statement st = c.createStatement()) {
+      st.execute("CREATE TABLE cancel_me (id BIGINT PRIMARY KEY)");
+      st.execute("INSERT INTO cancel_me SELECT g FROM generate_series(1, 3000) AS g");
+      java.util.concurrent.atomic.AtomicLong cancelledAt =
+          new java.util.concurrent.atomic.AtomicLong();
+      Thread canceller =
+          new Thread(
+              () -> {
+                try {
+                  Thread.sleep(1500);
+                  cancelledAt.set(System.nanoTime());
+                  st.cancel();
+                } catch (Exception e) {
+                  throw new IllegalStateException(e);
+                }
+              });
+      canceller.start();
+      // 27 billion rows through nested loops: minutes, unless cancelled
+      assertThatThrownBy(
+              () ->
+                  st.executeQuery(
+                      "SELECT count(*) FROM cancel_me a, cancel_me b, cancel_me c WHERE a.id + b.id"
+                          + " + c.id = -1"))
+          .satisfies(e -> assertThat(sqlState(e)).isEqualTo("57014"));
+      long afterCancelMs = (System.nanoTime() - cancelledAt.get()) / 1_000_000;
+      canceller.join();
+      assertThat(afterCancelMs).as("ms from cancel to the error").isLessThan(5_000);
+      assertThat(TestCluster.rows(st, "SELECT count(*) FROM cancel_me")).containsExactly("3000");
+    }
+  }
+
   @Test
   void tableWithoutPrimaryKeyHidesRowId() throws Exception {
     try (Connection c = cluster.connect(false);
