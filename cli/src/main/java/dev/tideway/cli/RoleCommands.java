@@ -26,7 +26,7 @@ final class RoleCommands {
   private RoleCommands() {}
 
   /** Exit status of a process the cluster downed: a supervisor should start it again. */
-  static final int DOWNED = 3;
+  static final int DOWNED = dev.tideway.cli.local.LocalCluster.DOWNED_STATUS;
 
   /**
    * Runs {@code process} until the JVM is asked to stop, then closes it; or, when {@code

@@ -235,6 +235,12 @@ public final class Chaos {
     };
     String kind = kinds[n % kinds.length];
     String compute = LocalCluster.COMPUTES.get(random.nextInt(2));
+    for (String name : cluster.names()) {
+      if (cluster.ensureRunning(name)) { // exited since the last fault (a member downed)
+        log.println("chaos: " + name + " exited; starting it again");
+        downedRestarts++;
+      }
+    }
     long at = clock.nanoTime();
     log.printf("chaos: fault %d: %s%n", n + 1, kind);
     switch (kind) {
@@ -290,10 +296,9 @@ public final class Chaos {
     long deadline = clock.nanoTime() + o.settle().toNanos();
     while (true) {
       for (String name : cluster.names()) {
-        if (!cluster.isAlive(name)) {
+        if (cluster.ensureRunning(name)) {
           log.println("chaos: " + name + " exited; starting it again");
           downedRestarts++;
-          cluster.start(name);
         }
       }
       try (Connection conn = cluster.connect(Duration.ofSeconds(5));
@@ -524,7 +529,7 @@ public final class Chaos {
         readsOk.get(),
         readsFailed.get(),
         statements,
-        downedRestarts,
+        downedRestarts + cluster.supervisorRestarts(),
         List.copyOf(problems));
   }
 }

@@ -29,8 +29,14 @@ import java.util.concurrent.TimeUnit;
  * processes read a fault-control file ({@link #faultFile()}), through which a fail point (the
  * object store failing writes) is switched on and off from outside.
  *
+ * <p>It supervises its processes as Kubernetes would: one that exits with the "downed" status (the
+ * cluster removed its member: it was quarantined after a pause, say) is started again after a
+ * second ({@link #supervisorRestarts()}); one killed from outside stays down until its driver
+ * starts it.
+ *
  * <p>Used by {@code tideway chaos} and {@code tideway bench ingest}, and by the tests that need a
- * real multi-process cluster. Not thread-safe: one driver thread.
+ * real multi-process cluster. One driver thread; the supervisor shares the process table with it
+ * under this object's lock.
  */
 public final class LocalCluster implements AutoCloseable {
   /** The roles' process names. */
@@ -91,6 +97,20 @@ public final class LocalCluster implements AutoCloseable {
   private final Clock clock;
   private final Map<String, List<String>> commands = new LinkedHashMap<>();
   private final Map<String, Process> running = new LinkedHashMap<>();
+
+  /** The status a role process exits with when the cluster removed its member. */
+  public static final int DOWNED_STATUS = 3;
+
+  private final java.util.concurrent.ScheduledExecutorService supervisor =
+      java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "local-cluster-supervisor");
+            t.setDaemon(true);
+            return t;
+          });
+  private final java.util.concurrent.atomic.AtomicInteger supervisorRestarts =
+      new java.util.concurrent.atomic.AtomicInteger();
+  private volatile boolean closing;
   private final HttpClient http = HttpClient.newHttpClient();
   private final int zkPort;
   private final int pgPort;
@@ -188,8 +208,22 @@ public final class LocalCluster implements AutoCloseable {
     }
   }
 
+  /** Starts {@code name} when it is not running (exited, or killed); whether it did. */
+  public synchronized boolean ensureRunning(String name) throws IOException {
+    if (isAlive(name)) {
+      return false;
+    }
+    start(name);
+    return true;
+  }
+
+  /** Processes the supervisor started again after they exited as downed. */
+  public int supervisorRestarts() {
+    return supervisorRestarts.get();
+  }
+
   /** Starts (or restarts) process {@code name}. */
-  public void start(String name) throws IOException {
+  public synchronized void start(String name) throws IOException {
     Checks.checkArgument(commands.containsKey(name), "no process %s", name);
     Process old = running.get(name);
     Checks.checkState(old == null || !old.isAlive(), "%s is running", name);
@@ -206,11 +240,36 @@ public final class LocalCluster implements AutoCloseable {
     b.redirectOutput(ProcessBuilder.Redirect.appendTo(log(name).toFile()));
     b.environment().put("TIDEWAY_COMMON_FAULTS_CONTROL_FILE", faultFile().toString());
     b.environment().putAll(options.env());
-    running.put(name, b.start());
+    Process p = b.start();
+    running.put(name, p);
+    p.onExit().thenAccept(gone -> supervise(name, gone));
+  }
+
+  /** Starts {@code name} again a second after it exited as downed, unless it was replaced. */
+  private void supervise(String name, Process gone) {
+    if (closing || gone.exitValue() != DOWNED_STATUS) {
+      return;
+    }
+    supervisor.schedule(
+        () -> {
+          synchronized (this) {
+            if (closing || running.get(name) != gone) {
+              return;
+            }
+            try {
+              start(name);
+              supervisorRestarts.incrementAndGet();
+            } catch (IOException e) {
+              System.err.println("local cluster: cannot start " + name + " again: " + e);
+            }
+          }
+        },
+        1,
+        TimeUnit.SECONDS);
   }
 
   /** Kills process {@code name} at once ({@code kill -9}) and waits until it is gone. */
-  public void kill(String name) throws InterruptedException {
+  public synchronized void kill(String name) throws InterruptedException {
     Process p = running.get(name);
     if (p != null && p.isAlive()) {
       p.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
@@ -227,14 +286,15 @@ public final class LocalCluster implements AutoCloseable {
     signal(name, "CONT");
   }
 
-  private void signal(String name, String sig) throws IOException, InterruptedException {
+  private synchronized void signal(String name, String sig)
+      throws IOException, InterruptedException {
     Process p = running.get(name);
     Checks.checkState(p != null && p.isAlive(), "%s is not running", name);
     Process kill = new ProcessBuilder("kill", "-" + sig, "" + p.pid()).inheritIO().start();
     Checks.checkState(kill.waitFor() == 0, "kill -%s %s failed", sig, p.pid());
   }
 
-  public boolean isAlive(String name) {
+  public synchronized boolean isAlive(String name) {
     Process p = running.get(name);
     return p != null && p.isAlive();
   }
@@ -367,12 +427,18 @@ public final class LocalCluster implements AutoCloseable {
 
   @Override
   public void close() {
-    for (Process p : running.values()) {
+    closing = true;
+    supervisor.shutdownNow();
+    List<Process> all;
+    synchronized (this) {
+      all = new ArrayList<>(running.values());
+    }
+    for (Process p : all) {
       if (p.isAlive()) {
         p.destroyForcibly();
       }
     }
-    for (Process p : running.values()) {
+    for (Process p : all) {
       try {
         p.waitFor(30, TimeUnit.SECONDS);
       } catch (InterruptedException e) {

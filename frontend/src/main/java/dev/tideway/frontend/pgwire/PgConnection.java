@@ -293,6 +293,9 @@ final class PgConnection implements Runnable {
               .withPosition(1);
         }
         PgSession.Result r = session.execute(p, List.of(), this::notice);
+        if (r.copyIn() != null) {
+          r = copyIn(r.copyIn());
+        }
         session.sync(false);
         if (r.columns() != null) {
           sendRowDescription(r.columns(), new short[0]);
@@ -445,8 +448,64 @@ final class PgConnection implements Runnable {
     }
     if (portal.result == null) {
       portal.result = session.execute(portal.prepared, portal.params, this::notice);
+      if (portal.result.copyIn() != null) {
+        portal.result = copyIn(portal.result.copyIn());
+      }
     }
     sendRows(portal, maxRows);
+  }
+
+  /**
+   * The COPY-in sub-protocol: CopyInResponse, then the client's CopyData until CopyDone (the rows
+   * are applied) or CopyFail (nothing is). After a bad row the rest of the data is read and
+   * dropped, and the error is reported at CopyDone, as PostgreSQL does.
+   */
+  private PgSession.Result copyIn(PgSession.CopyIn in) throws IOException {
+    writer.begin('G').putByte(0).putShort(in.columns());
+    for (int i = 0; i < in.columns(); i++) {
+      writer.putShort(0);
+    }
+    writer.end();
+    writer.flush();
+    RuntimeException failed = null;
+    while (true) {
+      PgReader.Message m = reader.readMessage();
+      if (m == null) {
+        in.abort();
+        throw PgException.fatal(SqlState.CONNECTION_FAILURE, "connection lost during COPY");
+      }
+      switch (m.type()) {
+        case 'd' -> {
+          if (failed == null) {
+            try {
+              in.data(m.body().getBytes(m.body().remaining()));
+            } catch (RuntimeException e) {
+              failed = e;
+              in.abort();
+            }
+          }
+        }
+        case 'c' -> {
+          if (failed != null) {
+            throw failed;
+          }
+          return PgSession.Result.command(in.done());
+        }
+        case 'f' -> {
+          in.abort();
+          throw PgException.error(
+              SqlState.QUERY_CANCELED, "COPY from stdin failed: " + m.body().getCString());
+        }
+        case 'H', 'S' -> {
+          // Flush and Sync mean nothing during COPY
+        }
+        default -> {
+          in.abort();
+          throw PgException.protocol(
+              "unexpected message type " + m.type() + " during COPY from stdin");
+        }
+      }
+    }
   }
 
   private void close(PgBuffer b) {

@@ -29,7 +29,16 @@ public interface PgSession {
    * @param rows the rows (Java values per column type), empty for commands
    * @param tag the command tag ({@code SELECT} gets its row count appended by the protocol)
    */
-  record Result(List<Column> columns, List<Object[]> rows, String tag) {
+  record Result(List<Column> columns, List<Object[]> rows, String tag, CopyIn copyIn) {
+    public Result(List<Column> columns, List<Object[]> rows, String tag) {
+      this(columns, rows, tag, null);
+    }
+
+    /** {@code COPY ... FROM STDIN}: the client's data goes to {@code in}. */
+    public static Result copyIn(CopyIn in) {
+      return new Result(null, List.of(), "COPY", in);
+    }
+
     /** A command without rows. */
     public static Result command(String tag) {
       return new Result(null, List.of(), tag);
@@ -39,6 +48,21 @@ public interface PgSession {
     public static Result rows(List<Column> columns, List<Object[]> rows) {
       return new Result(columns, rows, "SELECT");
     }
+  }
+
+  /** Where a {@code COPY ... FROM STDIN}'s data goes, CopyData by CopyData. */
+  interface CopyIn {
+    /** The number of columns the client sends. */
+    int columns();
+
+    /** The next CopyData message's bytes (rows may be cut anywhere). */
+    void data(byte[] bytes);
+
+    /** CopyDone: the rest is applied; the command tag ({@code COPY n}). */
+    String done();
+
+    /** CopyFail, an error, or a lost connection: nothing more comes. */
+    void abort();
   }
 
   /** Receives notices while a statement runs (sent to the client as NoticeResponse). */

@@ -8,6 +8,7 @@ public final class SqlState {
   public static final String WARNING = "01000";
   public static final String PROTOCOL_VIOLATION = "08P01";
   public static final String FEATURE_NOT_SUPPORTED = "0A000";
+  public static final String CONNECTION_FAILURE = "08006";
   public static final String ACTIVE_SQL_TRANSACTION = "25001";
   public static final String IN_FAILED_SQL_TRANSACTION = "25P02";
   public static final String INVALID_PASSWORD = "28P01";

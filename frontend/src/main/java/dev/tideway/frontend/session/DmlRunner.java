@@ -13,6 +13,7 @@ import dev.tideway.frontend.meta.Relation;
 import dev.tideway.frontend.meta.RelationKind;
 import dev.tideway.frontend.meta.WriteAck;
 import dev.tideway.frontend.pgwire.PgException;
+import dev.tideway.frontend.pgwire.PgSession;
 import dev.tideway.frontend.pgwire.SqlState;
 import dev.tideway.frontend.sql.SqlTypes;
 import dev.tideway.frontend.sql.Statement;
@@ -259,6 +260,80 @@ final class DmlRunner {
   /** A failed UPDATE or DELETE: inside a transaction, the transaction's writes go too. */
   private RuntimeException failed(Sink sink, RuntimeException e) {
     return inTransaction ? abortPending(e) : sink.failed(e);
+  }
+
+  /**
+   * {@code COPY ... FROM STDIN}: the rows the client streams, parsed as they come and held or sent
+   * like an INSERT's (they complete with the batch or the transaction block), each field read as
+   * its column reads text. A bad row fails the COPY whole when it comes before more than {@link
+   * #STREAM_AFTER} rows were sent; its error names the line.
+   */
+  PgSession.CopyIn copyIn(Statement.CopyFrom copy) {
+    Relation r = target(copy.table(), "copy into");
+    List<ColumnDesc> all = r.table().columns();
+    Statement.Insert shape = new Statement.Insert(copy.table(), copy.columns(), "");
+    int[] at = targets(shape, r).stream().mapToInt(Integer::intValue).toArray();
+    Coercion[] coerce = new Coercion[at.length];
+    for (int i = 0; i < at.length; i++) {
+      coerce[i] = Coercion.of(all.get(at[i]), DataType.VARCHAR);
+    }
+    Sink sink = pending.computeIfAbsent(r.id(), id -> new Sink(r));
+    long before = sink.rows;
+    CopyDecoder[] decoder = new CopyDecoder[1];
+    decoder[0] =
+        new CopyDecoder(
+            copy.csv(),
+            copy.delimiter(),
+            copy.nullString(),
+            copy.header(),
+            fields -> {
+              if (fields.length != at.length) {
+                throw PgException.error(
+                    "22P04",
+                    (fields.length < at.length ? "missing data" : "extra data")
+                        + " for COPY into \""
+                        + r.name()
+                        + "\" at line "
+                        + decoder[0].line()
+                        + ": "
+                        + at.length
+                        + " column(s) expected, "
+                        + fields.length
+                        + " given");
+              }
+              Object[] full = new Object[all.size()];
+              try {
+                for (int i = 0; i < at.length; i++) {
+                  full[at[i]] = fields[i] == null ? null : coerce[i].apply(fields[i]);
+                }
+                checkPk(r, full);
+              } catch (PgException e) {
+                throw e.withDetail("COPY " + r.name() + ", line " + decoder[0].line());
+              }
+              sink.insert(Row.wrap(full));
+            });
+    return new PgSession.CopyIn() {
+      @Override
+      public int columns() {
+        return at.length;
+      }
+
+      @Override
+      public void data(byte[] bytes) {
+        decoder[0].data(bytes);
+      }
+
+      @Override
+      public String done() {
+        decoder[0].finish();
+        return "COPY " + (sink.rows - before);
+      }
+
+      @Override
+      public void abort() {
+        abortPending(new IllegalStateException("COPY failed"));
+      }
+    };
   }
 
   /**

@@ -353,6 +353,7 @@ public final class Session implements PgSession {
   private static boolean allowedInTransaction(Statement s) {
     return s instanceof Statement.Query
         || s instanceof Statement.Insert
+        || s instanceof Statement.CopyFrom
         || s instanceof Statement.Update
         || s instanceof Statement.Delete
         || s instanceof Statement.Show
@@ -380,7 +381,7 @@ public final class Session implements PgSession {
 
   private Result run(Statement s, String sql, List<Object> params, NoticeSink notices)
       throws InterruptedException {
-    if (tx == Tx.IDLE && !(s instanceof Statement.Insert)) {
+    if (tx == Tx.IDLE && !(s instanceof Statement.Insert || s instanceof Statement.CopyFrom)) {
       dml.finishPending(); // a batch's INSERTs are done before anything else runs
     }
     if (unflushedWrites && readsTables(s)) {
@@ -408,6 +409,11 @@ public final class Session implements PgSession {
         dml.finishPending();
       }
       return afterDml(tag);
+    }
+    if (s instanceof Statement.CopyFrom copy) {
+      PgSession.CopyIn in = dml.copyIn(copy);
+      unflushedWrites = true;
+      return Result.copyIn(in);
     }
     if (tx != Tx.IDLE && s instanceof Statement.Update u) {
       return Result.command(dml.update(u, params));

@@ -82,6 +82,21 @@ public sealed interface Statement {
   /** {@code EXPLAIN statement}. */
   record Explain(Statement inner) implements Statement {}
 
+  /**
+   * {@code COPY table [(columns)] FROM STDIN} in text or CSV format: the rows follow as CopyData.
+   *
+   * @param columns the target columns, empty for all visible ones
+   * @param nullString the text that stands for NULL ({@code \N} in text, empty in CSV)
+   */
+  record CopyFrom(
+      String table,
+      List<String> columns,
+      boolean csv,
+      char delimiter,
+      String nullString,
+      boolean header)
+      implements Statement {}
+
   /** Accepted and ignored, answered with {@code tag} (DISCARD ALL, RESET, ...). */
   record NoOp(String tag) implements Statement {}
 

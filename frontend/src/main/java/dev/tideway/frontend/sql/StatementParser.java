@@ -117,8 +117,8 @@ public final class StatementParser {
       }
       case "SHOW", "SET", "FLUSH", "CANCEL", "BEGIN", "START", "COMMIT", "ROLLBACK" ->
           fromTree(text, t, original, calciteParse(text));
-      case "COPY",
-          "GRANT",
+      case "COPY" -> Copy.parse(t);
+      case "GRANT",
           "REVOKE",
           "TRUNCATE",
           "VACUUM",

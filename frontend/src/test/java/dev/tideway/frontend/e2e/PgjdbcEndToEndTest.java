@@ -249,6 +249,50 @@ class PgjdbcEndToEndTest {
     }
   }
 
+  /** COPY FROM STDIN through pgJDBC's CopyManager: text and CSV, and bad input refused whole. */
+  @Test
+  void copyFromStdinInTextAndCsv() throws Exception {
+    try (Connection c = cluster.connect(false);
+        Statement st = c.createStatement()) {
+      st.execute("CREATE TABLE copy_t (id BIGINT PRIMARY KEY, v VARCHAR, ts TIMESTAMP)");
+      org.postgresql.copy.CopyManager copy =
+          c.unwrap(org.postgresql.PGConnection.class).getCopyAPI();
+      String text =
+          "1\ttab\\there\t2024-01-02 03:04:05\n2\t\\N\t\\N\n3\tback\\\\slash\t2024-01-03 00:00:00\n";
+      assertThat(copy.copyIn("COPY copy_t FROM STDIN", new java.io.StringReader(text)))
+          .isEqualTo(3);
+      assertThat(
+              copy.copyIn(
+                  "COPY copy_t (v, id) FROM STDIN WITH (FORMAT csv)",
+                  new java.io.StringReader("\"a,b\",4\n\"line\nbreak\",5\n,6\n\"\",7\n")))
+          .isEqualTo(4);
+      assertThat(TestCluster.rows(st, "SELECT id, v, ts FROM copy_t ORDER BY id"))
+          .containsExactly(
+              "1|tab\there|2024-01-02 03:04:05",
+              "2|null|null",
+              "3|back\\slash|2024-01-03 00:00:00",
+              "4|a,b|null",
+              "5|line\nbreak|null",
+              "6|null|null",
+              "7||null");
+      // a bad row (line 2 of 3) writes nothing of the COPY, and the error names the line
+      assertThatThrownBy(
+              () ->
+                  copy.copyIn(
+                      "COPY copy_t FROM STDIN",
+                      new java.io.StringReader("10\tok\t\\N\nx\tbad\t\\N\n11\tok\t\\N\n")))
+          .satisfies(e -> assertThat(sqlState(e)).isEqualTo("22P02"))
+          .hasMessageContaining("line 2");
+      assertThatThrownBy(
+              () -> copy.copyIn("COPY copy_t FROM STDIN", new java.io.StringReader("12\tshort\n")))
+          .satisfies(e -> assertThat(sqlState(e)).isEqualTo("22P04"));
+      assertThat(TestCluster.rows(st, "SELECT count(*) FROM copy_t WHERE id >= 10"))
+          .containsExactly("0");
+      assertThatThrownBy(() -> st.execute("COPY copy_t TO STDOUT"))
+          .satisfies(e -> assertThat(sqlState(e)).isEqualTo("0A000"));
+    }
+  }
+
   @Test
   void tableWithoutPrimaryKeyHidesRowId() throws Exception {
     try (Connection c = cluster.connect(false);

@@ -91,6 +91,37 @@ class PsqlEndToEndTest {
         .containsPattern("public \\| rich\\s+\\| materialized view \\| root");
   }
 
+  /** psql's \\copy sends COPY ... FROM STDIN and streams the file as CopyData. */
+  @Test
+  void copyFromAFileThroughPsql() throws Exception {
+    java.nio.file.Path csv = java.nio.file.Files.createTempFile("copy", ".csv");
+    StringBuilder sb = new StringBuilder("id,name,amount\n");
+    for (int i = 1; i <= 5000; i++) {
+      sb.append(i)
+          .append(",\"name ")
+          .append(i)
+          .append(i % 10 == 0 ? ", quoted\"\"\"" : "\"")
+          .append(',');
+      sb.append(i % 7 == 0 ? "" : String.valueOf(i * 2)).append('\n');
+    }
+    java.nio.file.Files.writeString(csv, sb.toString());
+    try {
+      Run r =
+          psql(
+              "CREATE TABLE copied (id BIGINT PRIMARY KEY, name VARCHAR, amount INT)",
+              "\\copy copied FROM '" + csv + "' WITH (FORMAT csv, HEADER true)",
+              "SELECT count(*), count(amount), sum(id) FROM copied",
+              "SELECT name FROM copied WHERE id = 10");
+      assertThat(r.exit()).as(r.out()).isZero();
+      assertThat(r.out())
+          .contains("COPY 5000")
+          .contains("5000 |  4286 | 12502500")
+          .contains("name 10, quoted\"");
+    } finally {
+      java.nio.file.Files.deleteIfExists(csv);
+    }
+  }
+
   @Test
   void describeOneTableAndOneView() throws Exception {
     Run r =
