@@ -236,7 +236,9 @@ class StatementParserTest {
         List.of(
             "CREATE VIEW v AS SELECT 1",
             "CREATE INDEX i ON t (a)",
-            "COPY t FROM STDIN",
+            "COPY t TO STDOUT",
+            "COPY t FROM '/etc/passwd'",
+            "COPY t FROM STDIN (FORMAT binary)",
             "CREATE TABLE t2 AS SELECT 1",
             "CREATE SINK s AS SELECT 1")) {
       assertThatThrownBy(() -> parse(unsupported))
