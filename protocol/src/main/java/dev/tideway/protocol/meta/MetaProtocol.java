@@ -2,14 +2,13 @@ package dev.tideway.protocol.meta;
 
 import dev.tideway.barrier.progress.JobProgress;
 import dev.tideway.common.serde.TidewayMessage;
-import dev.tideway.protocol.ProtocolKryoRegistrar;
 import java.util.List;
 import org.apache.pekko.actor.typed.ActorRef;
 
 /**
  * What a frontend in another process asks the meta leader's endpoint ({@code /system/meta-endpoint}
- * on the leader's Pekko address), and the one answer shape. Kryo ids in {@link
- * ProtocolKryoRegistrar}.
+ * on the leader's Pekko address), and the one answer shape. Their Kryo ids are the protocol
+ * registrar's ({@code dev.tideway.protocol.ProtocolKryoRegistrar}).
  */
 public final class MetaProtocol {
   private MetaProtocol() {}
