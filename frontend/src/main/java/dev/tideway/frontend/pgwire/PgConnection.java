@@ -489,7 +489,12 @@ final class PgConnection implements Runnable {
           if (failed != null) {
             throw failed;
           }
-          return PgSession.Result.command(in.done());
+          try {
+            return PgSession.Result.command(in.done());
+          } catch (RuntimeException e) {
+            in.abort(); // a bad last row: nothing of the COPY is written
+            throw e;
+          }
         }
         case 'f' -> {
           in.abort();

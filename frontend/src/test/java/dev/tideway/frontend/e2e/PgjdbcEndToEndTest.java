@@ -286,8 +286,15 @@ class PgjdbcEndToEndTest {
       assertThatThrownBy(
               () -> copy.copyIn("COPY copy_t FROM STDIN", new java.io.StringReader("12\tshort\n")))
           .satisfies(e -> assertThat(sqlState(e)).isEqualTo("22P04"));
-      assertThat(TestCluster.rows(st, "SELECT count(*) FROM copy_t WHERE id >= 10"))
-          .containsExactly("0");
+      // a bad last row without its newline is found at CopyDone: nothing is written either
+      assertThatThrownBy(
+              () ->
+                  copy.copyIn(
+                      "COPY copy_t FROM STDIN", new java.io.StringReader("13\tok\t\\N\n14\tlast")))
+          .satisfies(e -> assertThat(sqlState(e)).isEqualTo("22P04"));
+      st.execute("INSERT INTO copy_t VALUES (15, 'after', NULL)");
+      assertThat(TestCluster.rows(st, "SELECT id FROM copy_t WHERE id >= 10"))
+          .containsExactly("15");
       assertThatThrownBy(() -> st.execute("COPY copy_t TO STDOUT"))
           .satisfies(e -> assertThat(sqlState(e)).isEqualTo("0A000"));
     }
