@@ -136,6 +136,11 @@ final class PgShuttle extends SqlShuttle {
       case "now", "transaction_timestamp", "statement_timestamp" -> {
         return c.operandCount() == 0 ? SqlStdOperatorTable.CURRENT_TIMESTAMP.createCall(p) : null;
       }
+      case "substr" -> {
+        return c.operandCount() == 2 || c.operandCount() == 3
+            ? SqlStdOperatorTable.SUBSTRING.createCall(p, c.getOperandList())
+            : null;
+      }
       case "length", "char_length", "character_length" -> {
         return c.operandCount() == 1
             ? SqlStdOperatorTable.CHAR_LENGTH.createCall(p, (SqlNode) c.operand(0))

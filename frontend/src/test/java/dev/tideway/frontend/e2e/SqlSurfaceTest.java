@@ -103,6 +103,8 @@ class SqlSurfaceTest {
           .containsExactly("2024-01-02 01:04:05+00");
       assertThat(TestCluster.rows(st, "SELECT '2024-01-02 03:04:05+02'::timestamp"))
           .containsExactly("2024-01-02 03:04:05");
+      assertThat(TestCluster.rows(st, "SELECT substr('hello', 2, 3), substr('hello', 3)"))
+          .containsExactly("ell|llo");
       assertThat(
               TestCluster.rows(
                   st, "SELECT array_agg(v ORDER BY v) FROM (VALUES ('a'), ('b c'), ('{')) AS t(v)"))
