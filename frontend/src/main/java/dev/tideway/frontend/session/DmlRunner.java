@@ -3,8 +3,6 @@ package dev.tideway.frontend.session;
 import dev.tideway.common.plan.ColumnDesc;
 import dev.tideway.common.row.Row;
 import dev.tideway.common.types.DataType;
-import dev.tideway.common.types.Datums;
-import dev.tideway.common.types.TypeId;
 import dev.tideway.frontend.batch.BatchEngine;
 import dev.tideway.frontend.batch.CalciteValues;
 import dev.tideway.frontend.meta.DmlWriter;
@@ -19,7 +17,6 @@ import dev.tideway.frontend.sql.SqlTypes;
 import dev.tideway.frontend.sql.Statement;
 import dev.tideway.frontend.sql.StatementParser;
 import dev.tideway.frontend.sql.ValuesRows;
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -392,7 +389,7 @@ final class DmlRunner {
         if (v == null) {
           continue;
         }
-        DataType from = typeOf(v);
+        DataType from = Coercion.typeOf(v);
         if (!from.equals(coercedFrom[i])) {
           coercions[i] = Coercion.of(all.get(at[i]), from);
           coercedFrom[i] = from;
@@ -402,38 +399,6 @@ final class DmlRunner {
       checkPk(r, full);
       sink.insert(Row.wrap(full));
     }
-  }
-
-  /** The SQL type of a value as the session holds it (a literal's or a bound parameter's). */
-  private static DataType typeOf(Object v) {
-    if (v instanceof Long) {
-      return DataType.BIGINT;
-    } else if (v instanceof Integer) {
-      return DataType.INT;
-    } else if (v instanceof Short) {
-      return DataType.SMALLINT;
-    } else if (v instanceof BigDecimal) {
-      return DataType.DECIMAL;
-    } else if (v instanceof Boolean) {
-      return DataType.BOOLEAN;
-    } else if (v instanceof Double) {
-      return DataType.DOUBLE;
-    } else if (v instanceof Float) {
-      return DataType.REAL;
-    } else if (v instanceof java.time.LocalDate) {
-      return DataType.DATE;
-    } else if (v instanceof java.time.LocalTime) {
-      return DataType.TIME;
-    } else if (v instanceof java.time.LocalDateTime) {
-      return DataType.TIMESTAMP;
-    } else if (v instanceof java.time.Instant) {
-      return DataType.TIMESTAMPTZ;
-    } else if (v instanceof byte[]) {
-      return DataType.BYTEA;
-    } else if (v instanceof dev.tideway.common.types.Interval) {
-      return DataType.INTERVAL;
-    }
-    return DataType.VARCHAR;
   }
 
   String update(Statement.Update up, List<Object> params) {
@@ -695,101 +660,6 @@ final class DmlRunner {
                 + r.name()
                 + "\" violates not-null constraint");
       }
-    }
-  }
-
-  /**
-   * The assignment cast of values of type {@code from} into column {@code c}, chosen once per
-   * result column: integral and same-type values take a direct path (a range check at most); the
-   * rest go through {@link #coerce}.
-   */
-  @FunctionalInterface
-  interface Coercion {
-    Object apply(Object v);
-
-    static Coercion of(ColumnDesc c, DataType from) {
-      TypeId to = c.type().id();
-      boolean integralFrom =
-          from.id() == TypeId.SMALLINT || from.id() == TypeId.INT || from.id() == TypeId.BIGINT;
-      if (integralFrom && to == TypeId.BIGINT) {
-        return v -> v == null ? null : ((Number) v).longValue();
-      }
-      if (integralFrom && (to == TypeId.INT || to == TypeId.SMALLINT)) {
-        long min = to == TypeId.INT ? Integer.MIN_VALUE : Short.MIN_VALUE;
-        long max = to == TypeId.INT ? Integer.MAX_VALUE : Short.MAX_VALUE;
-        return v -> {
-          if (v == null) {
-            return null;
-          }
-          long l = ((Number) v).longValue();
-          if (l < min || l > max) {
-            throw PgException.error(
-                SqlState.NUMERIC_VALUE_OUT_OF_RANGE,
-                c.type().sqlName().toLowerCase() + " out of range for column \"" + c.name() + "\"");
-          }
-          return to == TypeId.INT ? (Object) (int) l : (Object) (short) l;
-        };
-      }
-      if (to == TypeId.VARCHAR && from.id() == TypeId.VARCHAR) {
-        return v -> v;
-      }
-      return v -> coerce(c, v, from);
-    }
-  }
-
-  /** A value of type {@code from} stored into column {@code c} (assignment cast). */
-  private static Object coerce(ColumnDesc c, Object v, DataType from) {
-    if (v == null) {
-      return null;
-    }
-    DataType t = c.type();
-    try {
-      if (from.id() == TypeId.VARCHAR && t.id() != TypeId.VARCHAR) {
-        try {
-          return Datums.fromText(t, (String) v);
-        } catch (IllegalArgumentException e) {
-          // a string that does not spell a value of the column's type: PostgreSQL's 22P02/22007
-          boolean datetime =
-              t.id() == TypeId.DATE
-                  || t.id() == TypeId.TIME
-                  || t.id() == TypeId.TIMESTAMP
-                  || t.id() == TypeId.TIMESTAMPTZ
-                  || t.id() == TypeId.INTERVAL;
-          throw PgException.error(
-              datetime ? "22007" : "22P02",
-              "invalid input syntax for type " + t.sqlName().toLowerCase() + ": \"" + v + "\"");
-        }
-      }
-      if (t.id() == TypeId.VARCHAR) {
-        return from.id() == TypeId.VARCHAR ? v : Datums.toText(from, v);
-      }
-      if (t.id() == TypeId.DECIMAL) {
-        BigDecimal b = v instanceof BigDecimal d ? d : new BigDecimal(v.toString());
-        return Datums.decimal(t, b);
-      }
-      if (t.id() == TypeId.SMALLINT || t.id() == TypeId.INT || t.id() == TypeId.BIGINT) {
-        BigDecimal b = new BigDecimal(v.toString()).setScale(0, java.math.RoundingMode.HALF_UP);
-        long l = b.longValueExact();
-        if ((t.id() == TypeId.INT && (int) l != l)
-            || (t.id() == TypeId.SMALLINT && (short) l != l)) {
-          throw new ArithmeticException();
-        }
-        return CalciteValues.coerce(t, l);
-      }
-      return CalciteValues.coerce(t, v);
-    } catch (ArithmeticException | NumberFormatException e) {
-      throw PgException.error(
-          SqlState.NUMERIC_VALUE_OUT_OF_RANGE,
-          t.sqlName().toLowerCase() + " out of range for column \"" + c.name() + "\"");
-    } catch (IllegalArgumentException | ClassCastException e) {
-      throw PgException.error(
-          SqlState.DATATYPE_MISMATCH,
-          "column \""
-              + c.name()
-              + "\" is of type "
-              + t.sqlName().toLowerCase()
-              + " but expression is of type "
-              + from.sqlName().toLowerCase());
     }
   }
 }
