@@ -297,7 +297,7 @@ final class PgConnection implements Runnable {
           r = copyIn(r.copyIn());
         }
         session.sync(false);
-        if (r.columns() != null) {
+        if (r.columns() != null && r.copyOut() == null) {
           sendRowDescription(r.columns(), new short[0]);
         }
         Portal portal = new Portal(p, List.of(), new short[0]);
@@ -544,8 +544,86 @@ final class PgConnection implements Runnable {
   }
 
   /** Sends up to {@code maxRows} (0 = all) remaining rows, then PortalSuspended or the tag. */
+  /**
+   * {@code COPY ... TO STDOUT}: CopyOutResponse, one CopyData per row in text or CSV, CopyDone,
+   * then the command's completion.
+   */
+  private void sendCopyOut(PgSession.Result r) throws IOException {
+    PgSession.CopyOut f = r.copyOut();
+    int n = r.columns().size();
+    writer.begin('H').putByte(0).putShort(n);
+    for (int i = 0; i < n; i++) {
+      writer.putShort(0);
+    }
+    writer.end();
+    if (f.header()) {
+      String[] names = r.columns().stream().map(PgSession.Column::name).toArray(String[]::new);
+      copyData(f, names);
+    }
+    for (Object[] row : r.rows()) {
+      String[] fields = new String[n];
+      for (int i = 0; i < n; i++) {
+        fields[i] =
+            row[i] == null
+                ? null
+                : new String(
+                    PgCodec.encodeText(r.columns().get(i).type(), row[i]), StandardCharsets.UTF_8);
+      }
+      copyData(f, fields);
+      if (writer.buffered() > 1 << 16) {
+        writer.flush();
+      }
+    }
+    writer.begin('c').end();
+    writer.begin('C').putCString("COPY " + r.rows().size()).end();
+  }
+
+  private void copyData(PgSession.CopyOut f, String[] fields) {
+    StringBuilder line = new StringBuilder();
+    for (int i = 0; i < fields.length; i++) {
+      if (i > 0) {
+        line.append(f.delimiter());
+      }
+      String v = fields[i];
+      if (v == null) {
+        line.append(f.nullString());
+      } else if (f.csv()) {
+        boolean quote =
+            v.isEmpty()
+                || v.equals(f.nullString())
+                || v.indexOf(f.delimiter()) >= 0
+                || v.indexOf('"') >= 0
+                || v.indexOf('\n') >= 0
+                || v.indexOf('\r') >= 0;
+        line.append(quote ? '"' + v.replace("\"", "\"\"") + '"' : v);
+      } else {
+        for (int k = 0; k < v.length(); k++) {
+          char c = v.charAt(k);
+          switch (c) {
+            case '\\' -> line.append("\\\\");
+            case '\n' -> line.append("\\n");
+            case '\r' -> line.append("\\r");
+            case '\t' -> line.append("\\t");
+            default -> {
+              if (c == f.delimiter()) {
+                line.append('\\');
+              }
+              line.append(c);
+            }
+          }
+        }
+      }
+    }
+    line.append('\n');
+    writer.begin('d').putBytes(line.toString().getBytes(StandardCharsets.UTF_8)).end();
+  }
+
   private void sendRows(Portal portal, int maxRows) throws IOException {
     PgSession.Result r = portal.result;
+    if (r.copyOut() != null) {
+      sendCopyOut(r);
+      return;
+    }
     List<Object[]> rows = r.rows();
     int end = maxRows <= 0 ? rows.size() : Math.min(rows.size(), portal.sent + maxRows);
     for (int i = portal.sent; i < end; i++) {

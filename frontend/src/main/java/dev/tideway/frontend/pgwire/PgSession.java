@@ -29,14 +29,20 @@ public interface PgSession {
    * @param rows the rows (Java values per column type), empty for commands
    * @param tag the command tag ({@code SELECT} gets its row count appended by the protocol)
    */
-  record Result(List<Column> columns, List<Object[]> rows, String tag, CopyIn copyIn) {
+  record Result(
+      List<Column> columns, List<Object[]> rows, String tag, CopyIn copyIn, CopyOut copyOut) {
     public Result(List<Column> columns, List<Object[]> rows, String tag) {
-      this(columns, rows, tag, null);
+      this(columns, rows, tag, null, null);
+    }
+
+    /** {@code COPY ... TO STDOUT}: {@code rows} go out as CopyData in {@code format}. */
+    public static Result copyOut(List<Column> columns, List<Object[]> rows, CopyOut format) {
+      return new Result(columns, rows, "COPY", null, format);
     }
 
     /** {@code COPY ... FROM STDIN}: the client's data goes to {@code in}. */
     public static Result copyIn(CopyIn in) {
-      return new Result(null, List.of(), "COPY", in);
+      return new Result(null, List.of(), "COPY", in, null);
     }
 
     /** A command without rows. */
@@ -64,6 +70,9 @@ public interface PgSession {
     /** CopyFail, an error, or a lost connection: nothing more comes. */
     void abort();
   }
+
+  /** How {@code COPY ... TO STDOUT} writes its rows: text or CSV, the delimiter, NULL, a header. */
+  record CopyOut(boolean csv, char delimiter, String nullString, boolean header) {}
 
   /** Receives notices while a statement runs (sent to the client as NoticeResponse). */
   interface NoticeSink {

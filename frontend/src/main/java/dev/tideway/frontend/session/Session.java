@@ -354,6 +354,7 @@ public final class Session implements PgSession {
     return s instanceof Statement.Query
         || s instanceof Statement.Insert
         || s instanceof Statement.CopyFrom
+        || s instanceof Statement.CopyTo
         || s instanceof Statement.Update
         || s instanceof Statement.Delete
         || s instanceof Statement.Show
@@ -409,6 +410,13 @@ public final class Session implements PgSession {
         dml.finishPending();
       }
       return afterDml(tag);
+    }
+    if (s instanceof Statement.CopyTo copy) {
+      BatchEngine.Result r = engine.query(copy.query(), params);
+      return Result.copyOut(
+          r.columns().stream().map(c -> new Column(c.name(), c.type())).toList(),
+          r.rows(),
+          new PgSession.CopyOut(copy.csv(), copy.delimiter(), copy.nullString(), copy.header()));
     }
     if (s instanceof Statement.CopyFrom copy) {
       PgSession.CopyIn in = dml.copyIn(copy);
@@ -479,6 +487,7 @@ public final class Session implements PgSession {
   /** Whether {@code s} reads table data, and so must see this session's earlier writes. */
   private static boolean readsTables(Statement s) {
     return s instanceof Statement.Query
+        || s instanceof Statement.CopyTo
         || s instanceof Statement.Update
         || s instanceof Statement.Delete
         || (s instanceof Statement.Insert i

@@ -9,24 +9,41 @@ import java.util.Locale;
 /**
  * {@code COPY table [(col, ...)] FROM STDIN} with PostgreSQL's options, in the current form ({@code
  * WITH (FORMAT csv, DELIMITER ',', NULL '', HEADER)}) and the old one ({@code [WITH] [DELIMITER
- * [AS] 'x'] [NULL [AS] 'x'] [CSV [HEADER]]}), which psql's {@code \copy} still sends. COPY TO and
- * COPY from a server file are refused with the way to do it instead. Stateless.
+ * [AS] 'x'] [NULL [AS] 'x'] [CSV [HEADER]]}), which psql's {@code \copy} still sends; and {@code
+ * COPY table | (query) TO STDOUT} with the same options. Server files are refused with the way to
+ * do it instead. Stateless.
  */
 final class Copy {
   private Copy() {}
 
   static Statement parse(List<Token> t) {
     int i = 1;
+    String query = null;
+    String table = null;
     if (i < t.size() && t.get(i).kind() == Token.Kind.LPAREN) {
-      throw PgException.unsupported("COPY (query) TO STDOUT");
-    }
-    if (i >= t.size()) {
-      throw StatementParser.syntax(t.get(0));
-    }
-    String table = t.get(i++).identifier();
-    if (i + 1 < t.size() && t.get(i).kind() == Token.Kind.DOT) {
-      table = t.get(i + 1).identifier();
-      i += 2;
+      int depth = 0;
+      StringBuilder q = new StringBuilder();
+      for (i = 1; i < t.size(); i++) {
+        Token x = t.get(i);
+        depth += x.kind() == Token.Kind.LPAREN ? 1 : x.kind() == Token.Kind.RPAREN ? -1 : 0;
+        if (depth == 0) {
+          break;
+        }
+        if (i > 1) {
+          q.append(x.text()).append(' ');
+        }
+      }
+      i++;
+      query = q.toString().strip();
+    } else {
+      if (i >= t.size()) {
+        throw StatementParser.syntax(t.get(0));
+      }
+      table = t.get(i++).identifier();
+      if (i + 1 < t.size() && t.get(i).kind() == Token.Kind.DOT) {
+        table = t.get(i + 1).identifier();
+        i += 2;
+      }
     }
     List<String> cols = new ArrayList<>();
     if (i < t.size() && t.get(i).kind() == Token.Kind.LPAREN) {
@@ -39,16 +56,21 @@ final class Copy {
       }
       i++;
     }
-    if (i < t.size() && t.get(i).isWord("TO")) {
-      throw PgException.unsupported("COPY TO").withHint("read the rows with SELECT");
-    }
-    if (i >= t.size() || !t.get(i).isWord("FROM")) {
+    boolean to = i < t.size() && t.get(i).isWord("TO");
+    if (i >= t.size() || !(to || t.get(i).isWord("FROM"))) {
       throw i < t.size() ? StatementParser.syntax(t.get(i)) : end();
     }
+    if (query != null && !to) {
+      throw StatementParser.syntax(t.get(i));
+    }
     i++;
-    if (i >= t.size() || !t.get(i).isWord("STDIN")) {
-      throw PgException.unsupported("COPY FROM a file on the server")
-          .withHint("use COPY ... FROM STDIN, which psql's \\copy sends");
+    if (i >= t.size() || !t.get(i).isWord(to ? "STDOUT" : "STDIN")) {
+      throw PgException.unsupported(
+              to ? "COPY TO a file on the server" : "COPY FROM a file on the server")
+          .withHint(
+              to
+                  ? "use COPY ... TO STDOUT, which psql's \\copy sends"
+                  : "use COPY ... FROM STDIN, which psql's \\copy sends");
     }
     i++;
     boolean csv = false;
@@ -124,13 +146,22 @@ final class Copy {
     if (i < t.size() && t.get(i).kind() != Token.Kind.SEMI) {
       throw StatementParser.syntax(t.get(i));
     }
-    return new Statement.CopyFrom(
-        table,
-        cols,
-        csv,
-        delimiter != null ? delimiter : csv ? ',' : '\t',
-        nullString != null ? nullString : csv ? "" : "\\N",
-        header);
+    char delim = delimiter != null ? delimiter : csv ? ',' : '\t';
+    String nulls = nullString != null ? nullString : csv ? "" : "\\N";
+    if (to) {
+      String q =
+          query != null
+              ? query
+              : "SELECT "
+                  + (cols.isEmpty()
+                      ? "*"
+                      : String.join(", ", cols.stream().map(c -> "\"" + c + "\"").toList()))
+                  + " FROM \""
+                  + table
+                  + "\"";
+      return new Statement.CopyTo(q, csv, delim, nulls, header);
+    }
+    return new Statement.CopyFrom(table, cols, csv, delim, nulls, header);
   }
 
   private static String valueText(Token v) {

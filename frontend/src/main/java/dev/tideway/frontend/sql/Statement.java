@@ -97,6 +97,12 @@ public sealed interface Statement {
       boolean header)
       implements Statement {}
 
+  /**
+   * {@code COPY table [(columns)] | (query) TO STDOUT} in text or CSV format: {@code query}'s rows.
+   */
+  record CopyTo(String query, boolean csv, char delimiter, String nullString, boolean header)
+      implements Statement {}
+
   /** Accepted and ignored, answered with {@code tag} (DISCARD ALL, RESET, ...). */
   record NoOp(String tag) implements Statement {}
 

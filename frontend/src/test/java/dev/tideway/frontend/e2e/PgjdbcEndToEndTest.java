@@ -295,7 +295,21 @@ class PgjdbcEndToEndTest {
       st.execute("INSERT INTO copy_t VALUES (15, 'after', NULL)");
       assertThat(TestCluster.rows(st, "SELECT id FROM copy_t WHERE id >= 10"))
           .containsExactly("15");
-      assertThatThrownBy(() -> st.execute("COPY copy_t TO STDOUT"))
+      java.io.StringWriter out = new java.io.StringWriter();
+      assertThat(
+              copy.copyOut(
+                  "COPY (SELECT id, v FROM copy_t WHERE id <= 7 ORDER BY id) TO STDOUT", out))
+          .isEqualTo(7);
+      assertThat(out.toString())
+          .isEqualTo(
+              "1\ttab\\there\n2\t\\N\n3\tback\\\\slash\n4\ta,b\n5\tline\\nbreak\n6\t\\N\n7\t\n");
+      java.io.StringWriter csv = new java.io.StringWriter();
+      copy.copyOut("COPY copy_t (id, v) TO STDOUT WITH (FORMAT csv, HEADER)", csv);
+      assertThat(csv.toString().lines().toList())
+          .startsWith("id,v")
+          .contains("4,\"a,b\"", "6,", "7,\"\"")
+          .hasSize(10); // a header, 8 rows, one of them with a newline inside its quotes
+      assertThatThrownBy(() -> st.execute("COPY copy_t TO '/tmp/x'"))
           .satisfies(e -> assertThat(sqlState(e)).isEqualTo("0A000"));
     }
   }

@@ -236,7 +236,7 @@ class StatementParserTest {
         List.of(
             "CREATE VIEW v AS SELECT 1",
             "CREATE INDEX i ON t (a)",
-            "COPY t TO STDOUT",
+            "COPY t TO '/tmp/t.csv'",
             "COPY t FROM '/etc/passwd'",
             "COPY t FROM STDIN (FORMAT binary)",
             "CREATE TABLE t2 AS SELECT 1",
