@@ -102,12 +102,7 @@ public final class LocalCluster implements AutoCloseable {
   public static final int DOWNED_STATUS = 3;
 
   private final java.util.concurrent.ScheduledExecutorService supervisor =
-      java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
-          r -> {
-            Thread t = new Thread(r, "local-cluster-supervisor");
-            t.setDaemon(true);
-            return t;
-          });
+      dev.tideway.common.exec.Threads.scheduler("local-cluster-supervisor");
   private final java.util.concurrent.atomic.AtomicInteger supervisorRestarts =
       new java.util.concurrent.atomic.AtomicInteger();
   private volatile boolean closing;

@@ -34,6 +34,7 @@ final class PgConnection implements Runnable {
   private final int secret;
   private final PgReader reader;
   private final PgWriter writer;
+  private final PgCopy copy;
   private final Map<String, PgSession.Prepared> statements = new HashMap<>();
   private final Map<String, Portal> portals = new HashMap<>();
   private volatile PgSession session;
@@ -61,6 +62,7 @@ final class PgConnection implements Runnable {
     this.secret = secret;
     this.reader = new PgReader(socket.getInputStream(), server.config().maxMessageBytes());
     this.writer = new PgWriter(socket.getOutputStream());
+    this.copy = new PgCopy(reader, writer);
   }
 
   int pid() {
@@ -294,7 +296,7 @@ final class PgConnection implements Runnable {
         }
         PgSession.Result r = session.execute(p, List.of(), this::notice);
         if (r.copyIn() != null) {
-          r = copyIn(r.copyIn());
+          r = copy.in(r.copyIn());
         }
         session.sync(false);
         if (r.columns() != null && r.copyOut() == null) {
@@ -449,68 +451,10 @@ final class PgConnection implements Runnable {
     if (portal.result == null) {
       portal.result = session.execute(portal.prepared, portal.params, this::notice);
       if (portal.result.copyIn() != null) {
-        portal.result = copyIn(portal.result.copyIn());
+        portal.result = copy.in(portal.result.copyIn());
       }
     }
     sendRows(portal, maxRows);
-  }
-
-  /**
-   * The COPY-in sub-protocol: CopyInResponse, then the client's CopyData until CopyDone (the rows
-   * are applied) or CopyFail (nothing is). After a bad row the rest of the data is read and
-   * dropped, and the error is reported at CopyDone, as PostgreSQL does.
-   */
-  private PgSession.Result copyIn(PgSession.CopyIn in) throws IOException {
-    writer.begin('G').putByte(0).putShort(in.columns());
-    for (int i = 0; i < in.columns(); i++) {
-      writer.putShort(0);
-    }
-    writer.end();
-    writer.flush();
-    RuntimeException failed = null;
-    while (true) {
-      PgReader.Message m = reader.readMessage();
-      if (m == null) {
-        in.abort();
-        throw PgException.fatal(SqlState.CONNECTION_FAILURE, "connection lost during COPY");
-      }
-      switch (m.type()) {
-        case 'd' -> {
-          if (failed == null) {
-            try {
-              in.data(m.body().getBytes(m.body().remaining()));
-            } catch (RuntimeException e) {
-              failed = e;
-              in.abort();
-            }
-          }
-        }
-        case 'c' -> {
-          if (failed != null) {
-            throw failed;
-          }
-          try {
-            return PgSession.Result.command(in.done());
-          } catch (RuntimeException e) {
-            in.abort(); // a bad last row: nothing of the COPY is written
-            throw e;
-          }
-        }
-        case 'f' -> {
-          in.abort();
-          throw PgException.error(
-              SqlState.QUERY_CANCELED, "COPY from stdin failed: " + m.body().getCString());
-        }
-        case 'H', 'S' -> {
-          // Flush and Sync mean nothing during COPY
-        }
-        default -> {
-          in.abort();
-          throw PgException.protocol(
-              "unexpected message type " + m.type() + " during COPY from stdin");
-        }
-      }
-    }
   }
 
   private void close(PgBuffer b) {
@@ -544,84 +488,10 @@ final class PgConnection implements Runnable {
   }
 
   /** Sends up to {@code maxRows} (0 = all) remaining rows, then PortalSuspended or the tag. */
-  /**
-   * {@code COPY ... TO STDOUT}: CopyOutResponse, one CopyData per row in text or CSV, CopyDone,
-   * then the command's completion.
-   */
-  private void sendCopyOut(PgSession.Result r) throws IOException {
-    PgSession.CopyOut f = r.copyOut();
-    int n = r.columns().size();
-    writer.begin('H').putByte(0).putShort(n);
-    for (int i = 0; i < n; i++) {
-      writer.putShort(0);
-    }
-    writer.end();
-    if (f.header()) {
-      String[] names = r.columns().stream().map(PgSession.Column::name).toArray(String[]::new);
-      copyData(f, names);
-    }
-    for (Object[] row : r.rows()) {
-      String[] fields = new String[n];
-      for (int i = 0; i < n; i++) {
-        fields[i] =
-            row[i] == null
-                ? null
-                : new String(
-                    PgCodec.encodeText(r.columns().get(i).type(), row[i]), StandardCharsets.UTF_8);
-      }
-      copyData(f, fields);
-      if (writer.buffered() > 1 << 16) {
-        writer.flush();
-      }
-    }
-    writer.begin('c').end();
-    writer.begin('C').putCString("COPY " + r.rows().size()).end();
-  }
-
-  private void copyData(PgSession.CopyOut f, String[] fields) {
-    StringBuilder line = new StringBuilder();
-    for (int i = 0; i < fields.length; i++) {
-      if (i > 0) {
-        line.append(f.delimiter());
-      }
-      String v = fields[i];
-      if (v == null) {
-        line.append(f.nullString());
-      } else if (f.csv()) {
-        boolean quote =
-            v.isEmpty()
-                || v.equals(f.nullString())
-                || v.indexOf(f.delimiter()) >= 0
-                || v.indexOf('"') >= 0
-                || v.indexOf('\n') >= 0
-                || v.indexOf('\r') >= 0;
-        line.append(quote ? '"' + v.replace("\"", "\"\"") + '"' : v);
-      } else {
-        for (int k = 0; k < v.length(); k++) {
-          char c = v.charAt(k);
-          switch (c) {
-            case '\\' -> line.append("\\\\");
-            case '\n' -> line.append("\\n");
-            case '\r' -> line.append("\\r");
-            case '\t' -> line.append("\\t");
-            default -> {
-              if (c == f.delimiter()) {
-                line.append('\\');
-              }
-              line.append(c);
-            }
-          }
-        }
-      }
-    }
-    line.append('\n');
-    writer.begin('d').putBytes(line.toString().getBytes(StandardCharsets.UTF_8)).end();
-  }
-
   private void sendRows(Portal portal, int maxRows) throws IOException {
     PgSession.Result r = portal.result;
     if (r.copyOut() != null) {
-      sendCopyOut(r);
+      copy.out(r);
       return;
     }
     List<Object[]> rows = r.rows();

@@ -260,12 +260,13 @@ public final class Session implements PgSession {
           "current transaction is aborted, commands ignored until end of transaction block");
     }
     if (tx == Tx.OPEN) {
-      if (!allowedInTransaction(s)) {
+      if (!TransactionRules.allowed(s)) {
         throw PgException.error(
             SqlState.ACTIVE_SQL_TRANSACTION,
-            commandName(sql) + " cannot run inside a transaction block");
+            TransactionRules.commandName(sql) + " cannot run inside a transaction block");
       }
-      Optional<String> written = readsWritten(s, sql);
+      Optional<String> written =
+          TransactionRules.readsWritten(readsTables(s), sql, dml.pendingTableNames());
       if (written.isPresent()) {
         throw PgException.error(
                 SqlState.FEATURE_NOT_SUPPORTED,
@@ -325,59 +326,6 @@ public final class Session implements PgSession {
       tx = Tx.FAILED;
       dml.abortPending(new IllegalStateException("the transaction failed"));
     }
-  }
-
-  /**
-   * A table this block wrote that {@code s} may read: any such table named in its text (a subquery
-   * or a join may name it too; naming it in a string literal only costs a needless refusal).
-   */
-  private Optional<String> readsWritten(Statement s, String sql) {
-    if (!readsTables(s)) {
-      return Optional.empty();
-    }
-    String lower = sql.toLowerCase(java.util.Locale.ROOT);
-    for (String name : dml.pendingTableNames()) {
-      java.util.regex.Matcher m =
-          java.util.regex.Pattern.compile(
-                  "(?<![\\w$])"
-                      + java.util.regex.Pattern.quote(name.toLowerCase(java.util.Locale.ROOT))
-                      + "(?![\\w$])")
-              .matcher(lower);
-      if (m.find()) {
-        return Optional.of(name);
-      }
-    }
-    return Optional.empty();
-  }
-
-  private static boolean allowedInTransaction(Statement s) {
-    return s instanceof Statement.Query
-        || s instanceof Statement.Insert
-        || s instanceof Statement.CopyFrom
-        || s instanceof Statement.CopyTo
-        || s instanceof Statement.Update
-        || s instanceof Statement.Delete
-        || s instanceof Statement.Show
-        || s instanceof Statement.SetVar
-        || s instanceof Statement.Flush
-        || s instanceof Statement.NoOp
-        || s instanceof Statement.EmptyCatalogQuery
-        || s instanceof Statement.PrimaryKeys
-        || s instanceof Statement.Explain;
-  }
-
-  /** The command a statement's text starts with, as PostgreSQL names it in errors. */
-  private static String commandName(String sql) {
-    String[] words = sql.strip().split("\\s+", 4);
-    String name = words[0].toUpperCase(java.util.Locale.ROOT);
-    if (words.length > 1
-        && (name.equals("CREATE") || name.equals("DROP") || name.equals("ALTER"))) {
-      name += " " + words[1].toUpperCase(java.util.Locale.ROOT);
-      if (words.length > 2 && words[1].equalsIgnoreCase("MATERIALIZED")) {
-        name += " " + words[2].toUpperCase(java.util.Locale.ROOT);
-      }
-    }
-    return name;
   }
 
   private Result run(Statement s, String sql, List<Object> params, NoticeSink notices)
