@@ -124,7 +124,7 @@ final class DmlRunner {
    * column's type; empty when the source needs the query engine.
    */
   Optional<List<DataType>> constantParamTypes(Statement.Insert ins) {
-    Optional<List<List<ValuesRows.Cell>>> rows = ValuesRows.parse(ins.source());
+    Optional<List<List<ValuesRows.Cell>>> rows = ins.constants();
     if (rows.isEmpty()) {
       return Optional.empty();
     }
@@ -189,7 +189,7 @@ final class DmlRunner {
     int[] at = targets.stream().mapToInt(Integer::intValue).toArray();
     Sink sink = pending.computeIfAbsent(r.id(), id -> new Sink(r));
     long before = sink.rows;
-    Optional<List<List<ValuesRows.Cell>>> constants = ValuesRows.parse(ins.source());
+    Optional<List<List<ValuesRows.Cell>>> constants = ins.constants(); // parsed with the statement
     try {
       if (constants.isPresent()) {
         insertConstants(r, all, at, constants.get(), params, sink);

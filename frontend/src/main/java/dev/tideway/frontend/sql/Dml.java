@@ -74,10 +74,11 @@ final class Dml {
       throw PgException.unsupported("INSERT ... DEFAULT VALUES");
     }
     String source = text.substring(t.get(i).offset());
-    if (ValuesRows.parse(source).isEmpty()) {
+    java.util.Optional<List<List<ValuesRows.Cell>>> constants = ValuesRows.parse(source);
+    if (constants.isEmpty()) {
       StatementParser.calciteParse(source); // constants need no query engine
     }
-    return new Statement.Insert(table, cols, source);
+    return new Statement.Insert(table, cols, source, constants);
   }
 
   static Statement update(String text, List<Token> t) {

@@ -26,7 +26,17 @@ public sealed interface Statement {
       implements Statement {}
 
   /** {@code INSERT INTO table [(cols)] query}; {@code source} is a VALUES or SELECT query. */
-  record Insert(String table, List<String> columns, String source) implements Statement {}
+  record Insert(
+      String table,
+      List<String> columns,
+      String source,
+      java.util.Optional<List<List<ValuesRows.Cell>>> constants)
+      implements Statement {
+    /** An INSERT whose constant VALUES, if that is what {@code source} is, are parsed once here. */
+    public Insert(String table, List<String> columns, String source) {
+      this(table, columns, source, ValuesRows.parse(source));
+    }
+  }
 
   /** {@code UPDATE table SET col = expr, ... [WHERE cond]}. */
   record Update(String table, List<String> columns, List<String> exprs, String where)
