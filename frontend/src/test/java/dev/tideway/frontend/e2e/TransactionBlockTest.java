@@ -65,6 +65,13 @@ class TransactionBlockTest {
       st.execute("COMMIT");
       st.execute("BEGIN");
       assertThat(st.executeUpdate("UPDATE " + t + " SET v = 'updated' WHERE id = 2")).isEqualTo(1);
+      // INSERT ... SELECT into a table the block wrote reads only its source
+      assertThat(
+              st.executeUpdate(
+                  "INSERT INTO "
+                      + t
+                      + " SELECT g, 'from series' FROM generate_series(50, 51) AS g"))
+          .isEqualTo(2);
       try (PreparedStatement ins = c.prepareStatement("INSERT INTO " + t + " VALUES (?, ?)")) {
         for (int i = 100; i < 600; i++) {
           ins.setLong(1, i);
@@ -81,7 +88,7 @@ class TransactionBlockTest {
           .containsExactly("500");
       st.execute("FLUSH");
       assertThat(TestCluster.rows(st, "SELECT n, s FROM " + t + "_n"))
-          .containsExactly("502|" + (1 + 2 + (100 + 599) * 500 / 2));
+          .containsExactly("504|" + (1 + 2 + 50 + 51 + (100 + 599) * 500 / 2));
     }
   }
 
