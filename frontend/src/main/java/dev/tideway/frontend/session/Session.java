@@ -266,11 +266,7 @@ public final class Session implements PgSession {
             TransactionRules.commandName(sql) + " cannot run inside a transaction block");
       }
       Optional<String> written =
-          TransactionRules.readsWritten(
-              readsTables(s),
-              // an INSERT's target is written, not read: only its source can read
-              s instanceof Statement.Insert i ? i.source() : sql,
-              dml.pendingTableNames());
+          TransactionRules.readsWritten(s, readsTables(s), sql, dml.pendingTableNames());
       if (written.isPresent()) {
         throw PgException.error(
                 SqlState.FEATURE_NOT_SUPPORTED,

@@ -13,9 +13,13 @@ final class TransactionRules {
    * table named in its text (a subquery or a join may name it too; naming it in a string literal
    * only costs a needless refusal).
    */
-  static Optional<String> readsWritten(boolean reads, String sql, List<String> written) {
+  static Optional<String> readsWritten(
+      Statement s, boolean reads, String sql, List<String> written) {
     if (!reads) {
       return Optional.empty();
+    }
+    if (s instanceof Statement.Insert i) {
+      sql = i.source(); // an INSERT's target is written, not read: only its source can read
     }
     String lower = sql.toLowerCase(java.util.Locale.ROOT);
     for (String name : written) {
