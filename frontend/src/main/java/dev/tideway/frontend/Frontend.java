@@ -4,6 +4,7 @@ import dev.tideway.common.row.Row;
 import dev.tideway.frontend.batch.BatchEngine;
 import dev.tideway.frontend.batch.RelationSchema;
 import dev.tideway.frontend.meta.BatchReader;
+import dev.tideway.frontend.meta.ComputeStatus;
 import dev.tideway.frontend.meta.DmlWriter;
 import dev.tideway.frontend.meta.InMemoryCluster;
 import dev.tideway.frontend.meta.MetaClient;
@@ -37,11 +38,18 @@ public final class Frontend implements PgSession.Factory {
   private final MetaClient meta;
   private final BatchReader reader;
   private final DmlWriter writer;
+  private final ComputeStatus compute;
 
   public Frontend(MetaClient meta, BatchReader reader, DmlWriter writer) {
+    this(meta, reader, writer, ComputeStatus.NONE);
+  }
+
+  /** A frontend that also shows what the compute nodes report ({@code rw_catalog}). */
+  public Frontend(MetaClient meta, BatchReader reader, DmlWriter writer, ComputeStatus compute) {
     this.meta = meta;
     this.reader = reader;
     this.writer = writer;
+    this.compute = compute;
   }
 
   /**
@@ -88,7 +96,7 @@ public final class Frontend implements PgSession.Factory {
     e.addSchema("tideway_internal", new RelationSchema(meta, reader, true));
     e.addSchema("pg_catalog", PgCatalog.pgCatalog(meta));
     e.addSchema("information_schema", PgCatalog.informationSchema(meta));
-    e.addSchema("rw_catalog", RwCatalog.schema(meta));
+    e.addSchema("rw_catalog", RwCatalog.schema(meta, compute));
     for (Method m : PgFunctions.class.getDeclaredMethods()) {
       if (Modifier.isStatic(m.getModifiers()) && Modifier.isPublic(m.getModifiers())) {
         e.addFunction(m.getName(), ScalarFunctionImpl.create(m), "pg_catalog");

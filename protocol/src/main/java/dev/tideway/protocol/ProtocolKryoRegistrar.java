@@ -13,6 +13,7 @@ import dev.tideway.protocol.compute.ActorSpec;
 import dev.tideway.protocol.compute.ComputeEvent;
 import dev.tideway.protocol.compute.ComputeRequest;
 import dev.tideway.protocol.compute.DispatchSpec;
+import dev.tideway.protocol.compute.ExpressionErrorCount;
 import dev.tideway.protocol.meta.DdlCommand;
 import dev.tideway.protocol.meta.MetaProtocol;
 import java.util.OptionalLong;
@@ -68,6 +69,8 @@ public final class ProtocolKryoRegistrar implements KryoRegistrar {
     r.addRecord(1045, DispatchSpec.class);
     r.addRecord(1046, ComputeRequest.WriteDml.class);
     r.addRecord(1047, ComputeRequest.Compact.class);
+    r.addRecord(1048, ComputeRequest.GetExpressionErrors.class);
+    r.addRecord(1049, ExpressionErrorCount.class);
 
     r.addRecord(1060, ComputeEvent.Completed.class);
     r.addRecord(1061, ComputeEvent.Failed.class);
@@ -75,5 +78,6 @@ public final class ProtocolKryoRegistrar implements KryoRegistrar {
     r.addRecord(1063, ComputeEvent.CommandFailed.class);
     r.addRecord(1064, ComputeEvent.DmlWritten.class);
     r.addRecord(1065, ComputeEvent.Compacted.class);
+    r.addRecord(1066, ComputeEvent.ExpressionErrors.class);
   }
 }

@@ -5,6 +5,7 @@ import dev.tideway.frontend.Frontend;
 import dev.tideway.frontend.cluster.CatalogRelations;
 import dev.tideway.frontend.cluster.ClusterMetaClient;
 import dev.tideway.frontend.cluster.ComputeDmlWriter;
+import dev.tideway.frontend.cluster.ComputeStatusClient;
 import dev.tideway.frontend.cluster.RemoteMetaAccess;
 import dev.tideway.frontend.cluster.StorageBatchReader;
 import dev.tideway.frontend.pgwire.PgServer;
@@ -81,7 +82,8 @@ public final class FrontendProcess implements AutoCloseable {
         new Frontend(
             client,
             new StorageBatchReader(storage, id -> Playground.tableOf(client, id)),
-            new ComputeDmlWriter(bridge, access, codec, clock));
+            new ComputeDmlWriter(bridge, access, codec, clock),
+            new ComputeStatusClient(bridge, access));
     pg = new PgServer(PgServerConfig.defaults(o.pgPort()), frontend);
     pg.start();
     closers.push(pg);

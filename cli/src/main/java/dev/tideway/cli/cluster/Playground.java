@@ -9,6 +9,7 @@ import dev.tideway.frontend.Frontend;
 import dev.tideway.frontend.cluster.CatalogRelations;
 import dev.tideway.frontend.cluster.ClusterMetaClient;
 import dev.tideway.frontend.cluster.ComputeDmlWriter;
+import dev.tideway.frontend.cluster.ComputeStatusClient;
 import dev.tideway.frontend.cluster.MetaAccess;
 import dev.tideway.frontend.cluster.StorageBatchReader;
 import dev.tideway.frontend.pgwire.PgServer;
@@ -154,7 +155,8 @@ public final class Playground implements AutoCloseable {
         new Frontend(
             client,
             new StorageBatchReader(storage, id -> tableOf(client, id)),
-            new ComputeDmlWriter(bridge, access, codec, clock));
+            new ComputeDmlWriter(bridge, access, codec, clock),
+            new ComputeStatusClient(bridge, access));
     pg = new PgServer(PgServerConfig.defaults(options.pgPort()), frontend);
     pg.start();
     closers.push(pg);

@@ -49,6 +49,16 @@ public final class Row {
     return get(i) == null;
   }
 
+  /** Whether some value is NULL. */
+  public boolean hasNull() {
+    for (Object v : values) {
+      if (v == null) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** The values at {@code indices}, in that order. */
   public Row project(int[] indices) {
     Object[] out = new Object[indices.length];

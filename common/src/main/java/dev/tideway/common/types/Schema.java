@@ -43,6 +43,13 @@ public record Schema(List<Field> fields) {
     return fields.stream().map(Field::type).toList();
   }
 
+  /** This schema's fields followed by {@code other}'s. */
+  public Schema concat(Schema other) {
+    List<Field> f = new java.util.ArrayList<>(fields);
+    f.addAll(other.fields);
+    return new Schema(f);
+  }
+
   /** The index of the field named {@code name}, or -1. */
   public int indexOf(String name) {
     for (int i = 0; i < fields.size(); i++) {

@@ -7,6 +7,7 @@ import dev.tideway.common.plan.StreamNode;
 import dev.tideway.common.plan.StreamPlanNode;
 import dev.tideway.common.time.Clock;
 import dev.tideway.compute.executor.DmlChannels;
+import dev.tideway.compute.expr.ExprErrorSink;
 import dev.tideway.storage.api.StateStore;
 import java.util.BitSet;
 import java.util.List;
@@ -35,6 +36,8 @@ import java.util.List;
  *     of blocking, and that a multi-input executor (a join) waits on when no input has a message;
  *     null when merges block ({@link #inputBellFor})
  * @param stateCaches the in-memory bounds of stateful executors' caches (the node's config)
+ * @param exprErrors where the actor's expressions report the rows whose value failed to evaluate
+ *     and became NULL ({@link ExprErrorSink#STRICT} fails the actor instead)
  */
 public record ExecutorBuildContext(
     int actorId,
@@ -48,13 +51,15 @@ public record ExecutorBuildContext(
     StreamPlanNode plan,
     DmlChannels dmlChannels,
     Doorbell inputBell,
-    StateCaches stateCaches) {
+    StateCaches stateCaches,
+    ExprErrorSink exprErrors) {
   public ExecutorBuildContext {
     Checks.checkNotNull(barrierInbox, "barrier inbox of actor " + actorId);
     Checks.checkNotNull(dmlChannels, "dml channels of actor " + actorId);
     Checks.checkNotNull(clock, "clock");
     Checks.checkNotNull(progressSink, "progress sink of actor " + actorId);
     Checks.checkNotNull(stateCaches, "state cache bounds of actor " + actorId);
+    Checks.checkNotNull(exprErrors, "expression error sink of actor " + actorId);
     vnodes = (BitSet) vnodes.clone();
     splits = List.copyOf(splits);
   }
@@ -81,7 +86,8 @@ public record ExecutorBuildContext(
         null,
         new DmlChannels(),
         null,
-        StateCaches.DEFAULT);
+        StateCaches.DEFAULT,
+        ExprErrorSink.STRICT);
   }
 
   /**

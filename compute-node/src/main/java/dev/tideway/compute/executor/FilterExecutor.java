@@ -9,6 +9,7 @@ import dev.tideway.common.chunk.StreamChunk;
 import dev.tideway.common.plan.ExprNode;
 import dev.tideway.common.types.Schema;
 import dev.tideway.compute.expr.ExprCompiler;
+import dev.tideway.compute.expr.ExprErrorSink;
 import dev.tideway.compute.expr.Expression;
 import dev.tideway.compute.expr.Vectors;
 import java.util.function.UnaryOperator;
@@ -29,9 +30,17 @@ public final class FilterExecutor implements Executor {
   private final Expression predicate;
 
   public FilterExecutor(ExecutorInfo info, Executor input, ExprNode predicate) {
+    this(info, input, predicate, ExprErrorSink.STRICT);
+  }
+
+  /**
+   * As above; a row whose predicate fails to evaluate is dropped and reported to {@code errors}.
+   */
+  public FilterExecutor(
+      ExecutorInfo info, Executor input, ExprNode predicate, ExprErrorSink errors) {
     this.info = info;
     this.input = input;
-    this.predicate = ExprCompiler.compile(predicate, input.schema().types());
+    this.predicate = ExprCompiler.compile(predicate, input.schema().types(), errors);
     dev.tideway.common.check.Checks.checkArgument(
         predicate.returnType().id() == dev.tideway.common.types.TypeId.BOOLEAN,
         "%s: filter predicate %s returns %s, not boolean",

@@ -1,5 +1,7 @@
 package dev.tideway.compute.executor;
 
+import static dev.tideway.compute.expr.ExprErrorSink.STRICT;
+
 import dev.tideway.barrier.executor.Executor;
 import dev.tideway.barrier.executor.ExecutorInfo;
 import dev.tideway.barrier.message.Barrier;
@@ -16,10 +18,10 @@ import dev.tideway.common.plan.StreamNode;
 import dev.tideway.common.plan.TableDesc;
 import dev.tideway.common.row.Row;
 import dev.tideway.common.types.DataType;
-import dev.tideway.common.types.Field;
 import dev.tideway.common.types.Schema;
 import dev.tideway.common.vnode.VnodeHasher;
 import dev.tideway.compute.expr.ExprCompiler;
+import dev.tideway.compute.expr.ExprErrorSink;
 import dev.tideway.compute.expr.Expression;
 import dev.tideway.compute.expr.Vectors;
 import dev.tideway.storage.api.StateStore;
@@ -148,12 +150,13 @@ public final class HashJoinExecutor implements Executor {
       Executor right,
       StreamNode.HashJoin plan,
       StateStore store) {
-    this(info, left, right, plan, store, DEFAULT_CACHE_UNITS, DEFAULT_FILTER_BITS);
+    this(info, left, right, plan, store, DEFAULT_CACHE_UNITS, DEFAULT_FILTER_BITS, STRICT);
   }
 
   /**
    * A join whose sides each cache up to {@code cacheUnits} keys plus rows and keep a key filter of
-   * {@code 2^filterBits} bits.
+   * {@code 2^filterBits} bits; a pair whose condition fails to evaluate does not match ({@code
+   * errors} hears why).
    */
   public HashJoinExecutor(
       ExecutorInfo info,
@@ -162,14 +165,14 @@ public final class HashJoinExecutor implements Executor {
       StreamNode.HashJoin plan,
       StateStore store,
       long cacheUnits,
-      int filterBits) {
+      int filterBits,
+      ExprErrorSink errors) {
     Checks.checkArgument(
         plan.joinType() == JoinType.INNER,
         "%s: only inner joins are supported, got %s",
         info,
         plan.joinType());
-    plan.checkSchemas(
-        List.of(left.schema(), right.schema()), concat(left.schema(), right.schema()));
+    plan.checkSchemas(List.of(left.schema(), right.schema()), left.schema().concat(right.schema()));
     this.info = info;
     int[] lk = plan.leftKeys().stream().mapToInt(Integer::intValue).toArray();
     int[] rk = plan.rightKeys().stream().mapToInt(Integer::intValue).toArray();
@@ -185,9 +188,9 @@ public final class HashJoinExecutor implements Executor {
     if (prunable(this.right, rb, plan.leftTable(), left.schema(), lk, plan.growing(), 0)) {
       this.right.pruned = rb;
     }
-    this.schema = concat(left.schema(), right.schema());
+    this.schema = left.schema().concat(right.schema());
     this.condition =
-        plan.condition().map(c -> ExprCompiler.compile(c, schema.types())).orElse(null);
+        plan.condition().map(c -> ExprCompiler.compile(c, schema.types(), errors)).orElse(null);
   }
 
   /**
@@ -229,12 +232,6 @@ public final class HashJoinExecutor implements Executor {
 
   private static JoinPrefilter.RangeBound bound(JoinPrefilter prefilter, boolean left) {
     return prefilter == null ? null : prefilter.rangeBound(left);
-  }
-
-  private static Schema concat(Schema a, Schema b) {
-    List<Field> f = new ArrayList<>(a.fields());
-    f.addAll(b.fields());
-    return new Schema(f);
   }
 
   private static Side side(
@@ -438,7 +435,7 @@ public final class HashJoinExecutor implements Executor {
       }
       Row row = chunk.row(i);
       Row key = row.project(self.state.keys());
-      if (hasNull(key)) {
+      if (key.hasNull()) {
         continue; // NULL = x is never true: no match now or later
       }
       Op op = chunk.op(i).isInsert() ? Op.INSERT : Op.DELETE;
@@ -582,14 +579,5 @@ public final class HashJoinExecutor implements Executor {
     if (joined.cardinality() > 0) {
       pending.add(Message.of(joined));
     }
-  }
-
-  private static boolean hasNull(Row key) {
-    for (int i = 0; i < key.size(); i++) {
-      if (key.get(i) == null) {
-        return true;
-      }
-    }
-    return false;
   }
 }

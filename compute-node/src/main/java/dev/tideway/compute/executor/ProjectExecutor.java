@@ -10,6 +10,7 @@ import dev.tideway.common.chunk.StreamChunk;
 import dev.tideway.common.plan.ExprNode;
 import dev.tideway.common.types.Schema;
 import dev.tideway.compute.expr.ExprCompiler;
+import dev.tideway.compute.expr.ExprErrorSink;
 import dev.tideway.compute.expr.Expression;
 import java.util.List;
 
@@ -32,9 +33,19 @@ public final class ProjectExecutor implements Executor {
 
   /** Compiles {@code exprs} over {@code input}'s schema; {@code schema} names the outputs. */
   public ProjectExecutor(ExecutorInfo info, Executor input, List<ExprNode> exprs, Schema schema) {
+    this(info, input, exprs, schema, ExprErrorSink.STRICT);
+  }
+
+  /** As above; a value that fails to evaluate becomes NULL and its error goes to {@code errors}. */
+  public ProjectExecutor(
+      ExecutorInfo info,
+      Executor input,
+      List<ExprNode> exprs,
+      Schema schema,
+      ExprErrorSink errors) {
     this.info = info;
     this.input = input;
-    this.exprs = ExprCompiler.compileAll(exprs, input.schema().types());
+    this.exprs = ExprCompiler.compileAll(exprs, input.schema().types(), errors);
     this.schema = schema;
     Checks.checkArgument(
         exprs.size() == schema.size(),

@@ -29,11 +29,32 @@ public final class ExprCompiler {
     return coerce(e, node.returnType());
   }
 
+  /**
+   * Compiles {@code node} for a streaming job: a row whose value fails to evaluate gets NULL and
+   * its error goes to {@code errors} ({@link ExprErrorSink#STRICT} propagates it instead).
+   */
+  public static Expression compile(ExprNode node, List<DataType> inputTypes, ExprErrorSink errors) {
+    Expression e = compile(node, inputTypes);
+    if (errors == ExprErrorSink.STRICT || e instanceof InputRefExpression) {
+      return e;
+    }
+    return e instanceof LiteralExpression ? e : new NonStrictExpression(e, errors);
+  }
+
   /** Compiles each of {@code nodes}. */
   public static List<Expression> compileAll(List<ExprNode> nodes, List<DataType> inputTypes) {
+    return compileAll(nodes, inputTypes, ExprErrorSink.STRICT);
+  }
+
+  /**
+   * Compiles each of {@code nodes} for a streaming job (see {@link #compile(ExprNode, List,
+   * ExprErrorSink)}).
+   */
+  public static List<Expression> compileAll(
+      List<ExprNode> nodes, List<DataType> inputTypes, ExprErrorSink errors) {
     List<Expression> out = new ArrayList<>(nodes.size());
     for (ExprNode n : nodes) {
-      out.add(compile(n, inputTypes));
+      out.add(compile(n, inputTypes, errors));
     }
     return out;
   }

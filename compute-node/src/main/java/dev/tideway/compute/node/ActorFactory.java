@@ -63,13 +63,12 @@ final class ActorFactory {
   private final StateStore stateStore;
   private final DmlChannels dmlChannels = new DmlChannels();
   private final ComputeMetrics metrics;
+  private final ExpressionErrors expressionErrors;
 
-  /** A built actor chain: its root and the dispatch executor at the root (the same object). */
   /**
-   * A built chain: its checked root, its dispatcher, and the executors holding resources (closed by
-   * the actor thread when it exits).
+   * A built chain: its checked root, its dispatcher, the executors holding resources (closed by the
+   * actor thread when it exits) and its merges' shared doorbell (or null).
    */
-  /** A built actor chain; {@code inputBell} is its merges' shared doorbell, or null. */
   record Built(
       Executor root,
       DispatchExecutor dispatch,
@@ -93,6 +92,12 @@ final class ActorFactory {
     this.endpointOf = endpointOf;
     this.clock = clock;
     this.stateStore = stateStore;
+    this.expressionErrors = new ExpressionErrors(clock, metrics.registry());
+  }
+
+  /** The evaluation errors the node's actors turned into NULLs. */
+  ExpressionErrors expressionErrors() {
+    return expressionErrors;
   }
 
   /** The node's DML channels (written by the control loop's {@code WriteDml}). */
@@ -116,7 +121,8 @@ final class ActorFactory {
             spec.plan(),
             dmlChannels,
             ExecutorBuildContext.inputBellFor(spec.plan()),
-            config.stateCaches());
+            config.stateCaches(),
+            expressionErrors.sinkFor(spec.jobId(), spec.fragmentId()));
     List<AutoCloseable> resources = new ArrayList<>();
     Executor chain = buildNode(ctx, spec, spec.plan(), actorNodes, resources);
     List<Dispatcher> ds = new ArrayList<>();

@@ -33,11 +33,13 @@ import dev.tideway.protocol.compute.ComputeEvent;
 import dev.tideway.protocol.compute.ComputeRequest.BuildActors;
 import dev.tideway.protocol.compute.ComputeRequest.Compact;
 import dev.tideway.protocol.compute.ComputeRequest.DropActors;
+import dev.tideway.protocol.compute.ComputeRequest.GetExpressionErrors;
 import dev.tideway.protocol.compute.ComputeRequest.Inject;
 import dev.tideway.protocol.compute.ComputeRequest.ResetForRecovery;
 import dev.tideway.protocol.compute.ComputeRequest.WriteDml;
 import dev.tideway.protocol.compute.ControlMessage;
 import dev.tideway.protocol.compute.DispatchSpec;
+import dev.tideway.protocol.compute.ExpressionErrorCount;
 import dev.tideway.storage.api.StateStore;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -46,7 +48,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
@@ -80,9 +81,6 @@ final class ComputeControl extends AbstractBehavior<ControlMessage>
 
   /** The last generation this node reported it was never reset to (one report per generation). */
   private long missedGeneration = -1;
-
-  /** How long a reset waits for the state store to read at the epoch the cluster resets to. */
-  static final long RESET_CATCH_UP_MS = 10_000;
 
   private static final long DROP_JOIN_MS = 5_000;
 
@@ -177,6 +175,7 @@ final class ComputeControl extends AbstractBehavior<ControlMessage>
         .onMessage(SyncFinished.class, guarded(this::onSyncFinished))
         .onMessage(SyncFailed.class, guarded(this::onSyncFailed))
         .onMessage(PeerLost.class, guarded(this::onPeerLost))
+        .onMessage(GetExpressionErrors.class, this::onGetExpressionErrors)
         .build();
   }
 
@@ -414,7 +413,7 @@ final class ComputeControl extends AbstractBehavior<ControlMessage>
     peerActorNodes.clear();
     if (store != null) {
       store.clearUncommitted();
-      String behind = awaitCommitted(cmd.committedEpoch());
+      String behind = StoreCatchUp.await(store, cmd.committedEpoch(), clock, nodeId);
       if (behind != null) {
         cmd.replyTo().tell(new ComputeEvent.CommandFailed(nodeId, cmd.requestId(), behind));
         return this;
@@ -461,42 +460,10 @@ final class ComputeControl extends AbstractBehavior<ControlMessage>
     }
   }
 
-  /**
-   * Refreshes the store until it reads at {@code epoch}, or null; else why not. A follower store
-   * sees the meta leader's commits only on its next refresh, and the node clears what it wrote and
-   * synced itself: the rebuilt actors would read their state from an older version, and a HashAgg
-   * that reads an old count and adds to it loses the epochs in between for good (found with two
-   * compute nodes, one killed mid-backfill: the actors moved to the other node read stale groups).
-   */
-  private String awaitCommitted(long epoch) {
-    long deadline = clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RESET_CATCH_UP_MS);
-    while (true) {
-      try {
-        // a store that already reads there (the one the meta process commits to, in one process)
-        // is not refreshed: only followers catch up
-        if (store.committedEpoch() >= epoch || store.refresh(0) >= epoch) {
-          return null;
-        }
-      } catch (RuntimeException e) {
-        LOG.warn(
-            "node {}: refreshing the state store for a reset failed: {}", nodeId, e.toString());
-      }
-      if (clock.nanoTime() > deadline) {
-        return "reset: the state store has committed "
-            + store.committedEpoch()
-            + ", below the epoch "
-            + epoch
-            + " the cluster resets to, after "
-            + RESET_CATCH_UP_MS
-            + " ms";
-      }
-      try {
-        clock.sleepMillis(10);
-      } catch (InterruptedException ie) {
-        Thread.currentThread().interrupt();
-        return "reset: interrupted while the state store caught up";
-      }
-    }
+  private Behavior<ControlMessage> onGetExpressionErrors(GetExpressionErrors g) {
+    List<ExpressionErrorCount> counts = factory.expressionErrors().counts();
+    g.replyTo().tell(new ComputeEvent.ExpressionErrors(nodeId, g.requestId(), counts));
+    return this;
   }
 
   private Behavior<ControlMessage> onCollected(ActorCollected e) {

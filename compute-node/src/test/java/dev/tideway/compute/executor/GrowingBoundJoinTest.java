@@ -13,6 +13,7 @@ import dev.tideway.common.plan.JoinType;
 import dev.tideway.common.plan.StreamNode;
 import dev.tideway.common.row.Row;
 import dev.tideway.common.types.DataType;
+import dev.tideway.compute.expr.ExprErrorSink;
 import dev.tideway.compute.testing.Drain;
 import dev.tideway.compute.testing.MockSource;
 import dev.tideway.storage.api.Epochs;
@@ -80,7 +81,8 @@ class GrowingBoundJoinTest {
 
   private static HashJoinExecutor join(
       MockSource l, MockSource r, StreamNode.HashJoin plan, Storage store) {
-    return new HashJoinExecutor(HashJoinExecutorTest.INFO, l, r, plan, store, 1 << 18, 20);
+    return new HashJoinExecutor(
+        HashJoinExecutorTest.INFO, l, r, plan, store, 1 << 18, 20, ExprErrorSink.STRICT);
   }
 
   @Test
@@ -165,7 +167,14 @@ class GrowingBoundJoinTest {
     try (Storage store = StateStores.open("memory://", StorageOptions.defaults())) {
       HashJoinExecutor join =
           new HashJoinExecutor(
-              HashJoinExecutorTest.INFO, l, r, plan(kind, List.of(2, 4)), store, capacity, 20);
+              HashJoinExecutorTest.INFO,
+              l,
+              r,
+              plan(kind, List.of(2, 4)),
+              store,
+              capacity,
+              20,
+              ExprErrorSink.STRICT);
       assertThat(join.prunes(true)).isTrue();
       Map<String, Integer> view = new TreeMap<>();
       int barriers = 0;

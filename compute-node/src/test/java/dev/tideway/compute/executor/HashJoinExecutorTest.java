@@ -13,6 +13,7 @@ import dev.tideway.common.plan.FunctionKind;
 import dev.tideway.common.plan.JoinType;
 import dev.tideway.common.plan.StreamNode;
 import dev.tideway.common.types.DataType;
+import dev.tideway.compute.expr.ExprErrorSink;
 import dev.tideway.compute.testing.Drain;
 import dev.tideway.compute.testing.MockSource;
 import dev.tideway.storage.api.Epochs;
@@ -112,7 +113,8 @@ class HashJoinExecutorTest {
             HashAggExecutorTest.table(20, true),
             HashAggExecutorTest.table(21));
     try (Storage store = StateStores.open("memory://", StorageOptions.defaults())) {
-      return pretty(Drain.all(new HashJoinExecutor(INFO, l, r, plan, store, 1, 20)));
+      return pretty(
+          Drain.all(new HashJoinExecutor(INFO, l, r, plan, store, 1, 20, ExprErrorSink.STRICT)));
     }
   }
 

@@ -18,6 +18,7 @@ import dev.tideway.compute.actor.TestBarriers;
 import dev.tideway.compute.exchange.ChannelId;
 import dev.tideway.compute.exchange.LocalChannel;
 import dev.tideway.compute.exchange.MergeExecutor;
+import dev.tideway.compute.expr.ExprErrorSink;
 import dev.tideway.storage.api.StateStores;
 import dev.tideway.storage.api.Storage;
 import dev.tideway.storage.api.StorageOptions;
@@ -71,7 +72,8 @@ class JoinOverMergesTest {
               HashJoinExecutorTest.plan(false),
               store,
               HashJoinExecutor.DEFAULT_CACHE_UNITS,
-              HashJoinExecutor.DEFAULT_FILTER_BITS);
+              HashJoinExecutor.DEFAULT_FILTER_BITS,
+              ExprErrorSink.STRICT);
       CompletableFuture<long[]> consumer =
           CompletableFuture.supplyAsync(
               () -> {

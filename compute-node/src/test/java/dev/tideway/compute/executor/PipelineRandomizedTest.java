@@ -21,6 +21,7 @@ import dev.tideway.common.plan.StreamNode;
 import dev.tideway.common.random.RandomSource;
 import dev.tideway.common.row.Row;
 import dev.tideway.common.types.DataType;
+import dev.tideway.compute.expr.ExprErrorSink;
 import dev.tideway.compute.testing.MockSource;
 import dev.tideway.storage.api.Epochs;
 import dev.tideway.storage.api.StateStores;
@@ -392,7 +393,8 @@ class PipelineRandomizedTest {
                 plan,
                 store,
                 cacheUnits,
-                filterBits));
+                filterBits,
+                ExprErrorSink.STRICT));
     List<DataType> types = join.schema().types();
     int[] pk = {0, 3};
     List<OrderType> orders = List.of(OrderType.ASC, OrderType.ASC);

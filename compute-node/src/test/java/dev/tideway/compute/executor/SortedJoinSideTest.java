@@ -15,6 +15,7 @@ import dev.tideway.common.plan.StreamNode;
 import dev.tideway.common.plan.TableDesc;
 import dev.tideway.common.row.Row;
 import dev.tideway.common.types.DataType;
+import dev.tideway.compute.expr.ExprErrorSink;
 import dev.tideway.compute.testing.Drain;
 import dev.tideway.compute.testing.MockSource;
 import dev.tideway.storage.api.Epochs;
@@ -184,7 +185,14 @@ class SortedJoinSideTest {
       out =
           Drain.all(
               new HashJoinExecutor(
-                  HashJoinExecutorTest.INFO, l, r, plan(kind, rightSorted), store, capacity, 20));
+                  HashJoinExecutorTest.INFO,
+                  l,
+                  r,
+                  plan(kind, rightSorted),
+                  store,
+                  capacity,
+                  20,
+                  ExprErrorSink.STRICT));
     }
     Map<String, Integer> view = new TreeMap<>();
     int barriers = 0;
@@ -233,7 +241,8 @@ class SortedJoinSideTest {
               plan(FunctionKind.GREATER_THAN_OR_EQUAL),
               store,
               1 << 18,
-              20);
+              20,
+              ExprErrorSink.STRICT);
       List<Message> out = Drain.all(join);
       int firstBarrier3 = 0;
       while (!(out.get(firstBarrier3) instanceof Barrier b && b.curr() == Epochs.of(3))) {

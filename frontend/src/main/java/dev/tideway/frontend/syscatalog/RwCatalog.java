@@ -1,15 +1,20 @@
 package dev.tideway.frontend.syscatalog;
 
 import dev.tideway.barrier.progress.JobProgress;
+import dev.tideway.frontend.meta.ComputeStatus;
 import dev.tideway.frontend.meta.DdlJob;
 import dev.tideway.frontend.meta.MetaClient;
 import dev.tideway.frontend.meta.Relation;
 import dev.tideway.frontend.meta.RelationKind;
 import dev.tideway.frontend.meta.TableStats;
+import dev.tideway.protocol.compute.ExpressionErrorCount;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.apache.calcite.schema.Table;
 import org.apache.calcite.schema.impl.AbstractSchema;
 
@@ -27,8 +32,20 @@ public final class RwCatalog {
           + " denominator_exact boolean, ratio double, rows_per_second double, eta_seconds bigint,"
           + " log_store_pending_barriers bigint, log_store_lag_ms bigint, stalled_reason varchar";
 
+  static final String EXPRESSION_ERROR_COLUMNS =
+      "job_id int, job_name varchar, fragment_id int, error_kind varchar, error_count bigint,"
+          + " last_error varchar, last_error_at timestamptz";
+
   public static AbstractSchema schema(MetaClient meta) {
+    return schema(meta, ComputeStatus.NONE);
+  }
+
+  /** {@code rw_catalog} with {@code rw_expression_errors} read from {@code compute}. */
+  public static AbstractSchema schema(MetaClient meta, ComputeStatus compute) {
     Map<String, Table> t = new LinkedHashMap<>();
+    t.put(
+        "rw_expression_errors",
+        PgCatalog.table(EXPRESSION_ERROR_COLUMNS, m -> expressionErrors(m, compute), meta));
     t.put("rw_ddl_progress", PgCatalog.table(DDL_PROGRESS_COLUMNS, RwCatalog::ddlProgress, meta));
     t.put(
         "rw_table_stats",
@@ -81,6 +98,51 @@ public final class RwCatalog {
           });
     }
     return out;
+  }
+
+  /**
+   * The nodes' counts summed per job, fragment and kind, with the latest error of any node: each is
+   * a value a streaming job set to NULL because evaluating it failed.
+   */
+  static List<Object[]> expressionErrors(MetaClient m, ComputeStatus compute) {
+    Map<List<Object>, ExpressionErrorCount> merged = new TreeMap<>(RwCatalog::compareKeys);
+    for (ExpressionErrorCount c : compute.expressionErrors()) {
+      merged.merge(
+          List.of(c.jobId(), c.fragmentId(), c.kind()),
+          c,
+          (a, b) -> {
+            ExpressionErrorCount last = a.lastAtMillis() >= b.lastAtMillis() ? a : b;
+            return new ExpressionErrorCount(
+                a.jobId(),
+                a.fragmentId(),
+                a.kind(),
+                a.count() + b.count(),
+                last.lastMessage(),
+                last.lastAtMillis());
+          });
+    }
+    Map<Integer, String> names = new HashMap<>();
+    m.relations().forEach(r -> names.put(r.id(), r.name()));
+    List<Object[]> out = new ArrayList<>();
+    for (ExpressionErrorCount c : merged.values()) {
+      out.add(
+          new Object[] {
+            c.jobId(),
+            names.get(c.jobId()),
+            c.fragmentId(),
+            c.kind(),
+            c.count(),
+            c.lastMessage(),
+            Instant.ofEpochMilli(c.lastAtMillis())
+          });
+    }
+    return out;
+  }
+
+  private static int compareKeys(List<Object> a, List<Object> b) {
+    int c = Integer.compare((Integer) a.get(0), (Integer) b.get(0));
+    c = c != 0 ? c : Integer.compare((Integer) a.get(1), (Integer) b.get(1));
+    return c != 0 ? c : ((String) a.get(2)).compareTo((String) b.get(2));
   }
 
   private static List<Object[]> tableStats(MetaClient m) {

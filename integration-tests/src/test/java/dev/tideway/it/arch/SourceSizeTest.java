@@ -30,14 +30,14 @@ class SourceSizeTest {
           Map.entry("frontend/src/main/java/dev/tideway/frontend/plan/StreamPlanBuilder.java", 838),
           Map.entry(
               "compute-node/src/main/java/dev/tideway/compute/executor/HashAggExecutor.java", 784),
-          Map.entry("compute-node/src/main/java/dev/tideway/compute/node/ComputeControl.java", 716),
+          Map.entry("compute-node/src/main/java/dev/tideway/compute/node/ComputeControl.java", 683),
           Map.entry("storage-engine/src/main/java/dev/tideway/storage/sst/SstReader.java", 685),
           Map.entry("common/src/main/java/dev/tideway/common/plan/StreamNode.java", 676),
           Map.entry("frontend/src/main/java/dev/tideway/frontend/session/DmlRunner.java", 665),
           Map.entry("frontend/src/main/java/dev/tideway/frontend/pgwire/PgConnection.java", 556),
           Map.entry("frontend/src/main/java/dev/tideway/frontend/session/Session.java", 564),
           Map.entry(
-              "compute-node/src/main/java/dev/tideway/compute/executor/HashJoinExecutor.java", 595),
+              "compute-node/src/main/java/dev/tideway/compute/executor/HashJoinExecutor.java", 585),
           Map.entry("cli/src/main/java/dev/tideway/cli/chaos/Chaos.java", 535));
 
   @Test

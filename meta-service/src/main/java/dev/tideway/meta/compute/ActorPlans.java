@@ -187,7 +187,7 @@ public final class ActorPlans {
     }
     BitSet vnodes = BitSet.valueOf(a.vnodes().toBytes());
     return new ActorSpec(
-        a.actorId(), a.fragmentId(), plan, vnodes, ups, dispatches, splitsOf(a, plan));
+        a.actorId(), a.fragmentId(), plan, vnodes, ups, dispatches, splitsOf(a, plan), ownJob);
   }
 
   private int jobOf(int fragmentId) {

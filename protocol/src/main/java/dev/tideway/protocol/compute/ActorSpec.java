@@ -19,6 +19,7 @@ import java.util.Map;
  *     when the fragment is the job's last (outputs can be added later, see {@code
  *     BuildActors.newOutputs})
  * @param splits source splits (source actors only)
+ * @param jobId the streaming job the fragment belongs to (0 when built outside a cluster)
  */
 public record ActorSpec(
     int actorId,
@@ -27,13 +28,26 @@ public record ActorSpec(
     BitSet vnodes,
     Map<Integer, List<Integer>> upstreamActors,
     List<DispatchSpec> dispatches,
-    List<String> splits) {
+    List<String> splits,
+    int jobId) {
   public ActorSpec {
     Checks.checkNotNull(plan, "plan of actor " + actorId);
     vnodes = (BitSet) vnodes.clone();
     upstreamActors = Map.copyOf(upstreamActors);
     dispatches = List.copyOf(dispatches);
     splits = List.copyOf(splits);
+  }
+
+  /** A spec outside any job (tests). */
+  public ActorSpec(
+      int actorId,
+      int fragmentId,
+      StreamPlanNode plan,
+      BitSet vnodes,
+      Map<Integer, List<Integer>> upstreamActors,
+      List<DispatchSpec> dispatches,
+      List<String> splits) {
+    this(actorId, fragmentId, plan, vnodes, upstreamActors, dispatches, splits, 0);
   }
 
   @Override

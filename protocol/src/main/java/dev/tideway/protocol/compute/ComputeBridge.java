@@ -248,6 +248,8 @@ public final class ComputeBridge implements AutoCloseable {
       return d.requestId();
     } else if (request instanceof ComputeRequest.ResetForRecovery r) {
       return r.requestId();
+    } else if (request instanceof ComputeRequest.GetExpressionErrors g) {
+      return g.requestId();
     }
     return -1;
   }
@@ -294,6 +296,9 @@ public final class ComputeBridge implements AutoCloseable {
     }
     if (e instanceof ComputeEvent.Compacted c) {
       return c.requestId();
+    }
+    if (e instanceof ComputeEvent.ExpressionErrors x) {
+      return x.requestId();
     }
     return -1;
   }

@@ -4,6 +4,7 @@ import dev.tideway.barrier.control.BarrierCompleted;
 import dev.tideway.barrier.control.NodeFailure;
 import dev.tideway.common.serde.TidewayMessage;
 import dev.tideway.storage.api.CompactionOutcome;
+import java.util.List;
 
 /** What a compute node tells the meta leader. */
 public sealed interface ComputeEvent extends TidewayMessage {
@@ -40,6 +41,14 @@ public sealed interface ComputeEvent extends TidewayMessage {
 
   /** A {@code Compact} with this request id ran; meta commits {@code outcome}. */
   record Compacted(int nodeId, long requestId, CompactionOutcome outcome) implements ComputeEvent {}
+
+  /** A {@code GetExpressionErrors}'s answer: the node's counts since it started. */
+  record ExpressionErrors(int nodeId, long requestId, List<ExpressionErrorCount> counts)
+      implements ComputeEvent {
+    public ExpressionErrors {
+      counts = List.copyOf(counts);
+    }
+  }
 
   /** A command failed; {@code reason} names the actor and the cause. */
   record CommandFailed(int nodeId, long requestId, String reason) implements ComputeEvent {}

@@ -114,4 +114,8 @@ public sealed interface ComputeRequest extends ControlMessage, TidewayMessage {
   record ResetForRecovery(
       long requestId, long generation, long committedEpoch, ActorRef<ComputeEvent> replyTo)
       implements ComputeRequest {}
+
+  /** Answer with the node's expression error counts ({@link ComputeEvent.ExpressionErrors}). */
+  record GetExpressionErrors(long requestId, ActorRef<ComputeEvent> replyTo)
+      implements ComputeRequest {}
 }

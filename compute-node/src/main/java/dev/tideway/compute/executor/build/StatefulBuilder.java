@@ -56,7 +56,8 @@ public final class StatefulBuilder implements ExecutorBuilder {
           j,
           store,
           ctx.stateCaches().joinUnits(),
-          HashJoinExecutor.DEFAULT_FILTER_BITS);
+          HashJoinExecutor.DEFAULT_FILTER_BITS,
+          ctx.exprErrors());
     }
     if (body instanceof StreamNode.PaneHopAgg p) {
       return new PaneHopAggExecutor(

@@ -35,10 +35,10 @@ public final class StatelessBuilder implements ExecutorBuilder {
     var info = ctx.infoOf(node);
     StreamNode body = node.node();
     if (body instanceof StreamNode.Project p) {
-      return new ProjectExecutor(info, in, p.exprs(), node.outputSchema());
+      return new ProjectExecutor(info, in, p.exprs(), node.outputSchema(), ctx.exprErrors());
     }
     if (body instanceof StreamNode.Filter f) {
-      return new FilterExecutor(info, in, f.predicate());
+      return new FilterExecutor(info, in, f.predicate(), ctx.exprErrors());
     }
     if (body instanceof StreamNode.TumbleWindow t) {
       return new TumbleWindowExecutor(info, in, t.timeColumn(), t.size());

@@ -176,7 +176,8 @@ class ExecutorBuildersChainTest {
               null,
               base.dmlChannels(),
               null,
-              new StateCaches(8, 100));
+              new StateCaches(8, 100),
+              base.exprErrors());
       StreamPlanNode agg = plan().inputs().get(0);
       HashAggExecutor e = (HashAggExecutor) new StatefulBuilder().build(bounded, agg, List.of(src));
       long emitted =
