@@ -44,6 +44,9 @@ public final class LogicalPlanner {
                   CoreRules.PROJECT_MERGE,
                   CoreRules.PROJECT_REMOVE,
                   CoreRules.AGGREGATE_PROJECT_MERGE))
+          // count(DISTINCT b) becomes an aggregate over an aggregate grouped by b
+          .addRuleInstance(CoreRules.AGGREGATE_EXPAND_DISTINCT_AGGREGATES_TO_JOIN)
+          .addRuleCollection(List.of(CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE))
           .build();
 
   private LogicalPlanner() {}

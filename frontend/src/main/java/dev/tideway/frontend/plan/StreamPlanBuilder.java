@@ -65,20 +65,6 @@ public final class StreamPlanBuilder {
   public record Planned(
       StreamPlanNode root, TableDesc table, Set<String> hidden, List<Integer> dependsOn) {}
 
-  /** Where rows are: hashed on these physical columns, or on one actor (SINGLE). */
-  private record Dist(boolean single, List<Integer> keys) {
-    static final Dist SINGLE = new Dist(true, List.of());
-    static final Dist ANY = new Dist(false, List.of());
-
-    static Dist hash(List<Integer> keys) {
-      return new Dist(false, List.copyOf(keys));
-    }
-
-    boolean isHash() {
-      return !single && !keys.isEmpty();
-    }
-  }
-
   /**
    * A planned sub-tree: its root, where Calcite's fields are in its output, its stream key, its
    * distribution, and whether it only ever inserts (a source, and what filters, projects, windows
@@ -738,10 +724,12 @@ public final class StreamPlanBuilder {
     StreamNode.HashJoin body =
         new StreamNode.HashJoin(JoinType.INNER, lk, rk, cond, lt, rt, growing);
     StreamPlanNode n = new StreamPlanNode(nextId(), body, List.of(left.node(), right.node()), out);
-    List<Integer> key = new ArrayList<>(left.streamKey());
-    for (int k : right.streamKey()) {
-      key.add(lw + k);
-    }
+    // when neither side's key holds its join key, an update that changes a join key moves the row
+    // to another join actor: the join key joins the output key, so its delete and insert differ
+    boolean keyed = left.streamKey().containsAll(lk) || right.streamKey().containsAll(rk);
+    List<Integer> key =
+        keyed ? new ArrayList<>(left.streamKey()) : joinStateKey(lk, left.streamKey());
+    right.streamKey().forEach(k -> key.add(lw + k));
     // rows are placed by the left's hash columns, which keep their positions in the output
     return new Sub(n, map, key, left.dist(), left.appendOnly() && right.appendOnly());
   }
@@ -814,8 +802,11 @@ public final class StreamPlanBuilder {
 
   private Planned materialize(Sub root, int visible, int mvId) {
     List<Integer> key = root.streamKey();
-    if (!key.isEmpty() && !(root.dist().isHash() && key.containsAll(root.dist().keys()))) {
-      root = exchange(root, Dist.hash(key));
+    // an empty key: at most one row (say a join of two global aggregates), kept on one actor
+    if (key.isEmpty()
+        ? root.dist().isHash()
+        : !(root.dist().isHash() && key.containsAll(root.dist().keys()))) {
+      root = exchange(root, key.isEmpty() ? Dist.SINGLE : Dist.hash(key));
     }
     List<ColumnDesc> cols = new ArrayList<>();
     Set<String> hidden = new HashSet<>();

@@ -26,11 +26,11 @@ interface SltTarget extends AutoCloseable {
   void close() throws IOException;
 
   /**
-   * Global recoveries the cluster started for a collect timeout (a barrier that never came
-   * through), or -1 when the target cannot tell. The files' statements retry their reads, so a
-   * stall would otherwise pass unseen.
+   * Global recoveries the cluster started for any cause but a leader's election (a barrier that
+   * never came through, a failed actor), or -1 when the target cannot tell. The files' statements
+   * retry their reads, so a stall or a recovery would otherwise pass unseen.
    */
-  default long collectTimeouts() {
+  default long recoveries() {
     return -1;
   }
 
@@ -93,7 +93,7 @@ interface SltTarget extends AutoCloseable {
       }
 
       @Override
-      public long collectTimeouts() {
+      public long recoveries() {
         // the meta process's /metrics: tideway_recovery_total{cause="collect_timeout"} N
         String metrics;
         try {
@@ -108,12 +108,13 @@ interface SltTarget extends AutoCloseable {
         } catch (IOException | InterruptedException e) {
           throw new IllegalStateException("cannot read the meta process's /metrics", e);
         }
+        long n = 0;
         for (String line : metrics.split("\n")) {
-          if (line.startsWith("tideway_recovery_total{cause=\"collect_timeout\"")) {
-            return (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+          if (line.startsWith("tideway_recovery_total{") && !line.contains("leader_elected")) {
+            n += (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
           }
         }
-        return 0;
+        return n;
       }
 
       @Override
