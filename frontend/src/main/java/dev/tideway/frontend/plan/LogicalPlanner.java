@@ -5,8 +5,12 @@ import dev.tideway.frontend.batch.RelationSchema;
 import dev.tideway.frontend.batch.TwTypeSystem;
 import dev.tideway.frontend.meta.BatchReader;
 import dev.tideway.frontend.meta.MetaClient;
+import dev.tideway.frontend.pgwire.PgException;
+import dev.tideway.frontend.pgwire.SqlState;
 import dev.tideway.frontend.sql.PgColumnNames;
 import dev.tideway.frontend.sql.StatementParser;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import org.apache.calcite.plan.hep.HepPlanner;
 import org.apache.calcite.plan.hep.HepProgram;
@@ -69,6 +73,15 @@ public final class LogicalPlanner {
 
   /** Plans {@code query} (Calcite-ready text). Errors come back as PostgreSQL errors. */
   public static RelNode plan(String query, MetaClient meta, BatchReader reader) {
+    return plan(query, meta, reader, List.of());
+  }
+
+  /**
+   * Plans {@code query} with its first columns named {@code columns} (a view's column list, as
+   * PostgreSQL takes it: fewer names rename the first columns; more fail).
+   */
+  public static RelNode plan(
+      String query, MetaClient meta, BatchReader reader, List<String> columns) {
     SchemaPlus root = Frameworks.createRootSchema(false);
     SchemaPlus pub = root.add("public", new RelationSchema(meta, reader, false));
     FrameworkConfig config =
@@ -92,7 +105,23 @@ public final class LogicalPlanner {
       SqlNode validated = planner.validate(parsed);
       RelNode rel = planner.rel(validated).project();
       // the view's columns named as PostgreSQL names them (count, sum, ?column?, ...)
-      List<String> names = PgColumnNames.rename(parsed, rel.getRowType().getFieldNames(), true);
+      List<String> names =
+          new ArrayList<>(PgColumnNames.rename(parsed, rel.getRowType().getFieldNames(), true));
+      if (columns.size() > names.size()) {
+        throw PgException.error(SqlState.SYNTAX_ERROR, "too many column names were specified");
+      }
+      for (int i = 0; i < columns.size(); i++) {
+        names.set(i, columns.get(i));
+      }
+      if (new HashSet<>(names).size() < names.size()) {
+        String dup =
+            names.stream()
+                .filter(n -> names.indexOf(n) != names.lastIndexOf(n))
+                .findFirst()
+                .orElseThrow();
+        throw PgException.error(
+            SqlState.DUPLICATE_COLUMN, "column \"" + dup + "\" specified more than once");
+      }
       HepPlanner hep = new HepPlanner(HEP);
       hep.setRoot(rel);
       return renamed(hep.findBestExp(), names);

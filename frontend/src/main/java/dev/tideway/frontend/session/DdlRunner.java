@@ -123,7 +123,7 @@ final class DdlRunner {
 
   /** Plans a view; the plan is also what EXPLAIN CREATE MATERIALIZED VIEW prints. */
   StreamPlanBuilder.Planned planView(Statement.CreateMaterializedView mv, int id) {
-    RelNode rel = LogicalPlanner.plan(mv.query(), meta, reader);
+    RelNode rel = LogicalPlanner.plan(mv.query(), meta, reader, mv.columns());
     return StreamPlanBuilder.plan(rel, id, mv.name(), meta);
   }
 

@@ -21,9 +21,20 @@ public sealed interface Statement {
   record CreateSource(String name, List<ColumnDef> columns, Map<String, String> with)
       implements Statement {}
 
-  /** {@code CREATE MATERIALIZED VIEW name AS query}; {@code query} in Calcite-ready text. */
-  record CreateMaterializedView(String name, String query, boolean ifNotExists)
-      implements Statement {}
+  /**
+   * {@code CREATE MATERIALIZED VIEW name [(columns)] AS query}; {@code query} in Calcite-ready
+   * text; {@code columns} rename the query's first columns (empty: the query's names).
+   */
+  record CreateMaterializedView(
+      String name, String query, boolean ifNotExists, List<String> columns) implements Statement {
+    public CreateMaterializedView {
+      columns = List.copyOf(columns);
+    }
+
+    public CreateMaterializedView(String name, String query, boolean ifNotExists) {
+      this(name, query, ifNotExists, List.of());
+    }
+  }
 
   /** {@code INSERT INTO table [(cols)] query}; {@code source} is a VALUES or SELECT query. */
   record Insert(

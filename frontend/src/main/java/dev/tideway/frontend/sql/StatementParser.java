@@ -237,8 +237,12 @@ public final class StatementParser {
       return SourceParser.createSource(src);
     }
     if (node instanceof SqlCreateMaterializedView mv) {
+      List<String> cols = new ArrayList<>();
+      if (mv.columnList != null) {
+        mv.columnList.forEach(c -> cols.add(((SqlIdentifier) c).getSimple()));
+      }
       return new Statement.CreateMaterializedView(
-          name(mv.name), afterTopLevelAs(text, t), mv.ifNotExists);
+          name(mv.name), afterTopLevelAs(text, t), mv.ifNotExists, cols);
     }
     if (node instanceof SqlCreateView) {
       throw PgException.unsupported("CREATE VIEW");
