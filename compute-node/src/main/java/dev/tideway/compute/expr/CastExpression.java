@@ -6,6 +6,7 @@ import dev.tideway.common.types.DataType;
 import dev.tideway.common.types.Datums;
 import dev.tideway.common.types.TypeId;
 import java.math.BigDecimal;
+import java.math.MathContext;
 import java.math.RoundingMode;
 
 /**
@@ -176,7 +177,10 @@ final class CastExpression implements Expression {
               if (Double.isNaN(x) || Double.isInfinite(x)) {
                 throw Errors.badCast(v, from, to, "numeric cannot hold " + x);
               }
-              yield BigDecimal.valueOf(x);
+              // PostgreSQL keeps 15 significant digits of a double (6 of a real)
+              BigDecimal r = new BigDecimal(x, new MathContext(f == TypeId.REAL ? 6 : 15));
+              r = r.stripTrailingZeros();
+              yield r.scale() < 0 ? r.setScale(0) : r;
             }
             default -> BigDecimal.valueOf(((Number) v).longValue());
           };

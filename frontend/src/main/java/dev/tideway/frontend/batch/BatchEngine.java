@@ -34,7 +34,6 @@ import org.apache.calcite.schema.Function;
 import org.apache.calcite.schema.Schema;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.tools.Program;
-import org.apache.calcite.tools.Programs;
 import org.apache.calcite.util.Holder;
 
 /**
@@ -136,7 +135,8 @@ public final class BatchEngine implements AutoCloseable {
     String key = catalogVersion.get() + "\u0000" + sql;
     PreparedStatement ps = statements.get(key);
     if (ps == null) {
-      try (Hook.Closeable rule = PkScan.register()) {
+      try (Hook.Closeable rule = PkScan.register();
+          Hook.Closeable casts = Hook.PROGRAM.addThread(PgCasts::use)) {
         ps = conn.prepareStatement(sql);
       }
       statements.put(key, ps);
@@ -221,7 +221,7 @@ public final class BatchEngine implements AutoCloseable {
             h.set(
                 (planner, rel, traits, materializations, lattices) -> {
                   RelNode out =
-                      Programs.standard().run(planner, rel, traits, materializations, lattices);
+                      PgCasts.program().run(planner, rel, traits, materializations, lattices);
                   plans.add(out);
                   return out;
                 });

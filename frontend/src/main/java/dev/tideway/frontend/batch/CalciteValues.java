@@ -48,6 +48,19 @@ public final class CalciteValues {
     };
   }
 
+  /**
+   * An unconstrained value Calcite had to give a scale (a cast to bare {@code numeric} has {@link
+   * TwTypeSystem#UNCONSTRAINED_SCALE}) without the trailing zeros that scale added: {@code
+   * 0.5::float8::numeric} is {@code 0.5}, as in PostgreSQL.
+   */
+  private static BigDecimal unconstrained(DataType t, BigDecimal v) {
+    if (t.precision() > 0 || v.scale() != TwTypeSystem.UNCONSTRAINED_SCALE) {
+      return v;
+    }
+    BigDecimal s = v.stripTrailingZeros();
+    return s.scale() < 0 ? s.setScale(0) : s;
+  }
+
   /** The Tideway type of result column {@code i} (1-based). */
   static DataType columnType(ResultSetMetaData md, int i) throws SQLException {
     String name = md.getColumnTypeName(i).toUpperCase(Locale.ROOT);
@@ -67,7 +80,7 @@ public final class CalciteValues {
       case Types.DECIMAL, Types.NUMERIC -> {
         int p = md.getPrecision(i);
         int s = md.getScale(i);
-        yield p > 0 && p <= DataType.MAX_DECIMAL_PRECISION && s >= 0 && s <= p
+        yield p > 0 && p < TwTypeSystem.UNCONSTRAINED_PRECISION && s >= 0 && s <= p
             ? DataType.decimal(p, s)
             : DataType.DECIMAL;
       }
@@ -125,7 +138,8 @@ public final class CalciteValues {
       case BIGINT -> ((Number) v).longValue();
       case REAL -> ((Number) v).floatValue();
       case DOUBLE -> ((Number) v).doubleValue();
-      case DECIMAL -> v instanceof BigDecimal b ? b : new BigDecimal(v.toString());
+      case DECIMAL ->
+          unconstrained(t, v instanceof BigDecimal b ? b : new BigDecimal(v.toString()));
       case VARCHAR -> v instanceof String ? v : v.toString();
       case BYTEA ->
           v instanceof ByteString b

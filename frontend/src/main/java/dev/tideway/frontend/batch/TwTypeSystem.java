@@ -13,6 +13,51 @@ import org.apache.calcite.sql.type.SqlTypeUtil;
 public final class TwTypeSystem extends RelDataTypeSystemImpl {
   public static final TwTypeSystem INSTANCE = new TwTypeSystem();
 
+  /**
+   * PostgreSQL's bare {@code numeric} (any scale) in Calcite: a DECIMAL of this precision. It is
+   * also the largest, so arithmetic over such values derives it again ({@code n * 2}, {@code n +
+   * m}): every DECIMAL of this precision is unconstrained, kept with its values' own scales.
+   */
+  public static final int UNCONSTRAINED_PRECISION = 1000;
+
+  /**
+   * The scale Calcite gives unconstrained values it must fix a scale for (a cast to bare {@code
+   * numeric} in a batch query); its trailing zeros are dropped again on output.
+   */
+  public static final int UNCONSTRAINED_SCALE = 32;
+
+  @Override
+  public int getMaxPrecision(SqlTypeName t) {
+    return t == SqlTypeName.DECIMAL ? UNCONSTRAINED_PRECISION : super.getMaxPrecision(t);
+  }
+
+  @Override
+  public int getMaxScale(SqlTypeName t) {
+    return t == SqlTypeName.DECIMAL ? UNCONSTRAINED_PRECISION : super.getMaxScale(t);
+  }
+
+  @SuppressWarnings("deprecation")
+  @Override
+  public int getMaxNumericPrecision() {
+    return UNCONSTRAINED_PRECISION;
+  }
+
+  @SuppressWarnings("deprecation")
+  @Override
+  public int getMaxNumericScale() {
+    return UNCONSTRAINED_PRECISION;
+  }
+
+  @Override
+  public int getDefaultPrecision(SqlTypeName t) {
+    return t == SqlTypeName.DECIMAL ? UNCONSTRAINED_PRECISION : super.getDefaultPrecision(t);
+  }
+
+  @Override
+  public int getDefaultScale(SqlTypeName t) {
+    return t == SqlTypeName.DECIMAL ? UNCONSTRAINED_SCALE : super.getDefaultScale(t);
+  }
+
   @Override
   public boolean shouldConvertRaggedUnionTypesToVarying() {
     return true;

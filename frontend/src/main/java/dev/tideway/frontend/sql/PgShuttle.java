@@ -16,6 +16,7 @@ import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNumericLiteral;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.SqlUnresolvedFunction;
 import org.apache.calcite.sql.fun.SqlLibraryOperators;
@@ -97,9 +98,14 @@ final class PgShuttle extends SqlShuttle {
   private static SqlNode unconstrainedNumeric(
       SqlNode operand, SqlDataTypeSpec spec, SqlParserPos p) {
     if (!(operand instanceof SqlLiteral lit)
-        || !(lit.getValue() instanceof org.apache.calcite.util.NlsString text)) {
+        || !(lit.getValue() instanceof org.apache.calcite.util.NlsString
+            || lit instanceof SqlNumericLiteral n && n.isExact())) {
       return null;
     }
+    String text =
+        lit.getValue() instanceof org.apache.calcite.util.NlsString s
+            ? s.getValue()
+            : ((java.math.BigDecimal) lit.getValue()).toPlainString();
     String type =
         spec.getTypeNameSpec()
             .getTypeName()
@@ -114,7 +120,10 @@ final class PgShuttle extends SqlShuttle {
       return null;
     }
     try {
-      java.math.BigDecimal v = new java.math.BigDecimal(text.getValue().strip());
+      java.math.BigDecimal v = new java.math.BigDecimal(text.strip());
+      if (v.scale() <= 0) {
+        return null; // Calcite would type it INTEGER: the cast keeps it a numeric
+      }
       if (v.signum() < 0) {
         return SqlStdOperatorTable.UNARY_MINUS.createCall(
             p, SqlLiteral.createExactNumeric(v.negate().toPlainString(), p));
@@ -244,6 +253,10 @@ final class PgShuttle extends SqlShuttle {
   }
 
   private static SqlNode cast(SqlNode operand, SqlDataTypeSpec spec, SqlParserPos p) {
+    SqlNode rounded = IntegerCasts.fold(operand, spec, p);
+    if (rounded != null) {
+      return rounded;
+    }
     SqlNode exact = unconstrainedNumeric(operand, spec, p);
     if (exact != null) {
       return exact;

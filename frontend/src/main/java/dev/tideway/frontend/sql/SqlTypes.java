@@ -1,6 +1,7 @@
 package dev.tideway.frontend.sql;
 
 import dev.tideway.common.types.DataType;
+import dev.tideway.frontend.batch.TwTypeSystem;
 import dev.tideway.frontend.pgwire.PgException;
 import dev.tideway.frontend.pgwire.SqlState;
 import java.util.Locale;
@@ -76,7 +77,7 @@ public final class SqlTypes {
       case DECIMAL ->
           t.getPrecision() > 0
                   && t.getPrecision() <= DataType.MAX_DECIMAL_PRECISION
-                  && t.getPrecision() < 1000
+                  && t.getPrecision() < TwTypeSystem.UNCONSTRAINED_PRECISION
               ? DataType.decimal(t.getPrecision(), Math.max(0, t.getScale()))
               : DataType.DECIMAL;
       case CHAR, VARCHAR, NULL, SYMBOL -> DataType.VARCHAR;
@@ -116,7 +117,10 @@ public final class SqlTypes {
           case DECIMAL ->
               t.precision() > 0
                   ? f.createSqlType(SqlTypeName.DECIMAL, t.precision(), t.scale())
-                  : f.createSqlType(SqlTypeName.DECIMAL, 28, 6);
+                  : f.createSqlType(
+                      SqlTypeName.DECIMAL,
+                      TwTypeSystem.UNCONSTRAINED_PRECISION,
+                      TwTypeSystem.UNCONSTRAINED_SCALE);
           case VARCHAR -> f.createSqlType(SqlTypeName.VARCHAR);
           case BYTEA -> f.createSqlType(SqlTypeName.VARBINARY);
           case DATE -> f.createSqlType(SqlTypeName.DATE);
