@@ -331,6 +331,12 @@ public final class BatchEngine implements AutoCloseable {
 
   /** Maps a Calcite failure to a PostgreSQL error with SQLSTATE and position. */
   public static PgException translate(Throwable e, String sql) {
+    if (Boolean.getBoolean("tw.scratch")) {
+      e.printStackTrace();
+    }
+    if (Boolean.getBoolean("tw.scratch")) {
+      e.printStackTrace();
+    }
     if (e instanceof PgException pe) {
       return pe;
     }

@@ -1,6 +1,8 @@
 package dev.tideway.frontend.batch;
 
 import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import org.apache.calcite.plan.RelOptLattice;
 import org.apache.calcite.plan.RelOptMaterialization;
@@ -8,6 +10,8 @@ import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
@@ -30,6 +34,16 @@ final class PgCasts extends RexShuttle {
   private static final Set<SqlTypeName> INTEGERS =
       Set.of(SqlTypeName.TINYINT, SqlTypeName.SMALLINT, SqlTypeName.INTEGER, SqlTypeName.BIGINT);
 
+  /** Integer arithmetic that fails on overflow, as PostgreSQL's does (Calcite's wraps). */
+  private static final java.util.Map<
+          org.apache.calcite.sql.SqlOperator, org.apache.calcite.sql.SqlOperator>
+      CHECKED =
+          java.util.Map.of(
+              SqlStdOperatorTable.PLUS, SqlStdOperatorTable.CHECKED_PLUS,
+              SqlStdOperatorTable.MINUS, SqlStdOperatorTable.CHECKED_MINUS,
+              SqlStdOperatorTable.MULTIPLY, SqlStdOperatorTable.CHECKED_MULTIPLY,
+              SqlStdOperatorTable.UNARY_MINUS, SqlStdOperatorTable.CHECKED_UNARY_MINUS);
+
   private final RexBuilder rb;
 
   private PgCasts(RexBuilder rb) {
@@ -41,8 +55,8 @@ final class PgCasts extends RexShuttle {
     return (RelOptPlanner planner,
         RelNode rel,
         RelTraitSet traits,
-        java.util.List<RelOptMaterialization> materializations,
-        java.util.List<RelOptLattice> lattices) ->
+        List<RelOptMaterialization> materializations,
+        List<RelOptLattice> lattices) ->
         Programs.standard().run(planner, rewrite(rel), traits, materializations, lattices);
   }
 
@@ -51,20 +65,84 @@ final class PgCasts extends RexShuttle {
     holder.set(program());
   }
 
+  /**
+   * {@code rel} with PostgreSQL's casts to integers, and with integer arithmetic checked: {@code
+   * 2147483647 + 1} fails with 22003 instead of wrapping to a negative number.
+   */
   static RelNode rewrite(RelNode rel) {
     PgCasts casts = new PgCasts(rel.getCluster().getRexBuilder());
     return rel.accept(
         new RelHomogeneousShuttle() {
           @Override
           public RelNode visit(RelNode other) {
-            return super.visit(other).accept(casts);
+            RelNode n = super.visit(other).accept(casts);
+            return n instanceof Aggregate a ? decimalSums(a) : n;
           }
         });
+  }
+
+  /**
+   * {@code a} with the integer arguments of its DECIMAL sums ({@code sum(bigint)} is numeric, as in
+   * PostgreSQL) cast to that DECIMAL first: Calcite's generated code cannot add a long to one.
+   */
+  private static RelNode decimalSums(Aggregate a) {
+    RexBuilder rb = a.getCluster().getRexBuilder();
+    RelNode input = a.getInput();
+    List<RexNode> exprs = new ArrayList<>();
+    for (int i = 0; i < input.getRowType().getFieldCount(); i++) {
+      exprs.add(rb.makeInputRef(input, i));
+    }
+    List<AggregateCall> calls = new ArrayList<>();
+    boolean changed = false;
+    for (AggregateCall c : a.getAggCallList()) {
+      boolean sum =
+          c.getAggregation().getKind() == SqlKind.SUM
+              || c.getAggregation().getKind() == SqlKind.SUM0;
+      if (sum
+          && c.getArgList().size() == 1
+          && c.getType().getSqlTypeName() == SqlTypeName.DECIMAL
+          && INTEGERS.contains(
+              input
+                  .getRowType()
+                  .getFieldList()
+                  .get(c.getArgList().get(0))
+                  .getType()
+                  .getSqlTypeName())) {
+        RelDataType target =
+            a.getCluster().getTypeFactory().createTypeWithNullability(c.getType(), true);
+        exprs.add(rb.makeCast(target, exprs.get(c.getArgList().get(0))));
+        calls.add(c.withArgList(List.of(exprs.size() - 1)));
+        changed = true;
+      } else {
+        calls.add(c);
+      }
+    }
+    if (!changed) {
+      return a;
+    }
+    RelNode projected =
+        org.apache.calcite.rel.logical.LogicalProject.create(
+            input, List.of(), exprs, (List<String>) null, java.util.Set.of());
+    return a.copy(a.getTraitSet(), projected, a.getGroupSet(), a.getGroupSets(), calls);
+  }
+
+  /** A scalar or IN subquery is planned later, from its own tree: rewrite that tree too. */
+  @Override
+  public RexNode visitSubQuery(org.apache.calcite.rex.RexSubQuery subQuery) {
+    RexNode visited = super.visitSubQuery(subQuery);
+    return visited instanceof org.apache.calcite.rex.RexSubQuery sq
+        ? sq.clone(rewrite(sq.rel))
+        : visited;
   }
 
   @Override
   public RexNode visitCall(RexCall call) {
     RexNode visited = super.visitCall(call);
+    if (visited instanceof RexCall arith
+        && INTEGERS.contains(arith.getType().getSqlTypeName())
+        && CHECKED.containsKey(arith.getOperator())) {
+      return rb.makeCall(arith.getType(), CHECKED.get(arith.getOperator()), arith.getOperands());
+    }
     if (visited.getKind() != SqlKind.CAST
         || !(visited instanceof RexCall cast)
         || !INTEGERS.contains(cast.getType().getSqlTypeName())) {

@@ -8,7 +8,7 @@ import org.apache.calcite.sql.type.SqlTypeUtil;
 
 /**
  * PostgreSQL-like typing: {@code CASE ... THEN 'a' ELSE 'bc'} is VARCHAR (not a blank-padded CHAR),
- * {@code sum(int)} is BIGINT, {@code avg(int)} is DECIMAL.
+ * {@code sum(int)} is BIGINT, {@code sum(bigint)} and {@code avg(int)} are DECIMAL.
  */
 public final class TwTypeSystem extends RelDataTypeSystemImpl {
   public static final TwTypeSystem INSTANCE = new TwTypeSystem();
@@ -65,6 +65,11 @@ public final class TwTypeSystem extends RelDataTypeSystemImpl {
 
   @Override
   public RelDataType deriveSumType(RelDataTypeFactory tf, RelDataType t) {
+    if (t.getSqlTypeName() == SqlTypeName.BIGINT) {
+      // as in PostgreSQL: sum(bigint) is numeric, and never overflows
+      return tf.createTypeWithNullability(
+          tf.createSqlType(SqlTypeName.DECIMAL, UNCONSTRAINED_PRECISION, 0), t.isNullable());
+    }
     if (SqlTypeUtil.isExactNumeric(t) && !SqlTypeUtil.isDecimal(t)) {
       return tf.createTypeWithNullability(tf.createSqlType(SqlTypeName.BIGINT), t.isNullable());
     }
