@@ -15,6 +15,7 @@ import picocli.CommandLine.Command;
       VersionCommand.class,
       BenchCommand.class,
       ChaosCommand.class,
+      FuzzCommand.class,
       PlaygroundCommand.class,
       RoleCommands.ZooKeeperCommand.class,
       RoleCommands.MetaCommand.class,

@@ -1,6 +1,7 @@
 package dev.tideway.common.row;
 
 import dev.tideway.common.check.Checks;
+import java.math.BigDecimal;
 import java.util.Arrays;
 import java.util.List;
 
@@ -103,7 +104,7 @@ public final class Row {
         if (!(b instanceof byte[] y) || !Arrays.equals(x, y)) {
           return false;
         }
-      } else if (!a.equals(b)) {
+      } else if (!valueEquals(a, b)) {
         return false;
       }
     }
@@ -111,8 +112,41 @@ public final class Row {
   }
 
   /**
-   * The same value as {@code Arrays.deepHashCode} of the values ({@code byte[]} by content),
-   * cached: rows are map keys in executors' caches and are hashed again on every probe.
+   * SQL equality of two non-null values of one column: numerics by value ({@code 0} and {@code
+   * 0.000}, {@code 0.0} and {@code -0.0} are one group key, one join key), the rest by {@code
+   * equals}.
+   */
+  private static boolean valueEquals(Object a, Object b) {
+    if (a instanceof BigDecimal x && b instanceof BigDecimal y) {
+      return x.compareTo(y) == 0;
+    }
+    if (a instanceof Double x && b instanceof Double y) {
+      return x.doubleValue() == y.doubleValue() || (x.isNaN() && y.isNaN());
+    }
+    if (a instanceof Float x && b instanceof Float y) {
+      return x.floatValue() == y.floatValue() || (x.isNaN() && y.isNaN());
+    }
+    return a.equals(b);
+  }
+
+  /** A hash agreeing with {@link #valueEquals}. */
+  private static int valueHash(Object v) {
+    if (v instanceof BigDecimal d) {
+      return d.signum() == 0 ? 0 : d.stripTrailingZeros().hashCode();
+    }
+    if (v instanceof Double d) {
+      return Double.hashCode(d == 0.0 ? 0.0 : d);
+    }
+    if (v instanceof Float f) {
+      return Float.hashCode(f == 0.0f ? 0.0f : f);
+    }
+    return v instanceof byte[] b ? Arrays.hashCode(b) : v.hashCode();
+  }
+
+  /**
+   * A hash of the values as {@code Arrays.deepHashCode} computes it ({@code byte[]} by content),
+   * except that numerics hash by value (see {@link #equals}); cached: rows are map keys in
+   * executors' caches and are hashed again on every probe.
    */
   @Override
   public int hashCode() {
@@ -120,7 +154,7 @@ public final class Row {
     if (h == 0) {
       h = 1;
       for (Object v : values) {
-        h = 31 * h + (v == null ? 0 : v instanceof byte[] b ? Arrays.hashCode(b) : v.hashCode());
+        h = 31 * h + (v == null ? 0 : valueHash(v));
       }
       hash = h;
     }

@@ -175,8 +175,11 @@ final class ArithmeticExpression implements Expression {
         if (y.signum() == 0) {
           throw Errors.divisionByZero(kind.name(), operands(x, y));
         }
-        int scale = Math.max(MIN_DIVIDE_SCALE, Math.max(x.scale(), y.scale()));
-        yield x.divide(y, scale, RoundingMode.HALF_UP);
+        // as PostgreSQL's select_div_scale: at least 16 significant digits, and no fewer
+        // fraction digits than either operand (a tiny quotient is not rounded to 0)
+        int exponent = (x.precision() - x.scale()) - (y.precision() - y.scale());
+        int scale = Math.max(MIN_DIVIDE_SCALE - exponent, Math.max(x.scale(), y.scale()));
+        yield x.divide(y, Math.min(Math.max(scale, 0), 1000), RoundingMode.HALF_UP);
       }
       case MODULUS -> {
         if (y.signum() == 0) {

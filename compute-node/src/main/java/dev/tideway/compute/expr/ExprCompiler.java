@@ -150,6 +150,18 @@ public final class ExprCompiler {
     TypeId tb = b.returnType().id();
     if (Vectors.isNumeric(ta) && Vectors.isNumeric(tb)) {
       require(kind, args, Vectors.isNumeric(rt.id()));
+      if (rt.id() == TypeId.DECIMAL) {
+        // numeric arithmetic is exact on the operands as they are (PostgreSQL's numeric has no
+        // precision of its own): a modulus's declared type may not hold its dividend
+        DataType any = DataType.DECIMAL;
+        return coerce(new ArithmeticExpression(kind, coerce(a, any), coerce(b, any), any), rt);
+      }
+      if (kind == FunctionKind.MODULUS && Vectors.isIntegral(rt.id())) {
+        // the planner types a modulus as its divisor (bigint % int is int): the dividend must
+        // not be narrowed first, the remainder always fits
+        DataType wide = DataType.BIGINT;
+        return coerce(new ArithmeticExpression(kind, coerce(a, wide), coerce(b, wide), wide), rt);
+      }
       return new ArithmeticExpression(kind, coerce(a, rt), coerce(b, rt), rt);
     }
     boolean add = kind == FunctionKind.ADD;

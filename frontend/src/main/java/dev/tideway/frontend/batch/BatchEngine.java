@@ -44,6 +44,8 @@ import org.apache.calcite.util.Holder;
  * <p>Thread confinement: the session's connection thread; {@link #cancel()} from any thread.
  */
 public final class BatchEngine implements AutoCloseable {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(BatchEngine.class);
+
   /** A result column. */
   public record Column(String name, DataType type) {}
 
@@ -381,10 +383,15 @@ public final class BatchEngine implements AutoCloseable {
           PgException.error(
               SqlState.INVALID_TEXT_REPRESENTATION,
               "invalid input syntax for type numeric: \"" + x.group(1) + "\"");
-    } else if (m.contains("/ by zero") || m.contains("Division by zero")) {
+    } else if (m.contains("/ by zero")
+        || m.contains("Division by zero")
+        || m.contains("Division undefined")
+        || m.contains("BigInteger divide by zero")) {
       out = PgException.error(SqlState.DIVISION_BY_ZERO, "division by zero");
     } else if (m.contains("overflow")) {
       out = PgException.error(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "value out of range: overflow");
+    } else if (m.contains("out of range") || m.contains("cannot be represented as a DECIMAL")) {
+      out = PgException.error(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, firstLine(m));
     } else if (m.contains("Encountered") || m.contains("parse failed")) {
       out = PgException.error(SqlState.SYNTAX_ERROR, "syntax error: " + firstLine(m));
     } else if (m.contains("cancel")) {
@@ -392,7 +399,12 @@ public final class BatchEngine implements AutoCloseable {
     } else if (m.contains("Unknown identifier") || m.contains("not found")) {
       out = PgException.error(SqlState.UNDEFINED_OBJECT, firstLine(m));
     } else {
-      out = PgException.error("42000", firstLine(m));
+      // not a failure the user's SQL explains: keep the stack for whoever reads the server log
+      LOG.warn("batch query failed unexpectedly: {}", sql, e);
+      String first = firstLine(m);
+      out =
+          PgException.error(
+              "42000", first.isBlank() || first.equals("null") ? "internal error: " + e : first);
     }
     Matcher p = POS.matcher(m);
     if (p.find()) {

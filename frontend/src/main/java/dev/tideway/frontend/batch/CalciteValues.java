@@ -80,7 +80,11 @@ public final class CalciteValues {
       case Types.DECIMAL, Types.NUMERIC -> {
         int p = md.getPrecision(i);
         int s = md.getScale(i);
-        yield p > 0 && p < TwTypeSystem.UNCONSTRAINED_PRECISION && s >= 0 && s <= p
+        yield p > 0
+                && p < TwTypeSystem.UNCONSTRAINED_PRECISION
+                && s >= 0
+                && s < TwTypeSystem.UNCONSTRAINED_SCALE
+                && s <= p
             ? DataType.decimal(p, s)
             : DataType.DECIMAL;
       }

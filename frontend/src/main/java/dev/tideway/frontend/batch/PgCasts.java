@@ -44,6 +44,9 @@ final class PgCasts extends RexShuttle {
               SqlStdOperatorTable.MULTIPLY, SqlStdOperatorTable.CHECKED_MULTIPLY,
               SqlStdOperatorTable.UNARY_MINUS, SqlStdOperatorTable.CHECKED_UNARY_MINUS);
 
+  private static final Set<SqlTypeName> FLOATS =
+      Set.of(SqlTypeName.DOUBLE, SqlTypeName.FLOAT, SqlTypeName.REAL);
+
   private final RexBuilder rb;
 
   private PgCasts(RexBuilder rb) {
@@ -94,6 +97,35 @@ final class PgCasts extends RexShuttle {
     }
     List<AggregateCall> calls = new ArrayList<>();
     boolean changed = false;
+    // unconstrained numeric keys group by value, not by scale: 0 and 0.000 are one group (Java's
+    // BigDecimal.equals tells them apart); they come out with their trailing zeros dropped
+    for (int key : a.getGroupSet()) {
+      RelDataType t = input.getRowType().getFieldList().get(key).getType();
+      if (t.getSqlTypeName() == SqlTypeName.DECIMAL
+          && (t.getPrecision() >= TwTypeSystem.UNCONSTRAINED_PRECISION
+              || t.getScale() >= TwTypeSystem.UNCONSTRAINED_SCALE)) {
+        exprs.set(
+            key,
+            rb.makeCall(
+                t,
+                SqlStdOperatorTable.ROUND,
+                List.of(
+                    exprs.get(key),
+                    rb.makeExactLiteral(BigDecimal.valueOf(TwTypeSystem.UNCONSTRAINED_SCALE)))));
+        changed = true;
+      } else if (FLOATS.contains(t.getSqlTypeName())) {
+        // -0.0 and 0.0 are one group, as in PostgreSQL (Java's Double.equals tells them apart)
+        RexNode x = exprs.get(key);
+        RexNode zero = rb.makeZeroLiteral(t);
+        exprs.set(
+            key,
+            rb.makeCall(
+                t,
+                SqlStdOperatorTable.CASE,
+                List.of(rb.makeCall(SqlStdOperatorTable.EQUALS, x, zero), zero, x)));
+        changed = true;
+      }
+    }
     for (AggregateCall c : a.getAggCallList()) {
       boolean sum =
           c.getAggregation().getKind() == SqlKind.SUM
@@ -143,6 +175,14 @@ final class PgCasts extends RexShuttle {
         && CHECKED.containsKey(arith.getOperator())) {
       return rb.makeCall(arith.getType(), CHECKED.get(arith.getOperator()), arith.getOperands());
     }
+    if (visited instanceof RexCall div
+        && (div.getKind() == SqlKind.DIVIDE || div.getKind() == SqlKind.MOD)
+        && FLOATS.contains(div.getType().getSqlTypeName())) {
+      return rb.makeCall(
+          div.getType(),
+          div.getOperator(),
+          List.of(div.getOperands().get(0), nonZero(div.getOperands().get(1))));
+    }
     if (visited.getKind() != SqlKind.CAST
         || !(visited instanceof RexCall cast)
         || !INTEGERS.contains(cast.getType().getSqlTypeName())) {
@@ -155,6 +195,21 @@ final class PgCasts extends RexShuttle {
       case DOUBLE, FLOAT, REAL -> rb.makeCast(type, rint(x));
       default -> visited;
     };
+  }
+
+  /**
+   * {@code y}, or a failing integer division when it is zero: a float divided by zero is an error
+   * in PostgreSQL ({@code division by zero}), where Java answers Infinity or NaN.
+   */
+  private RexNode nonZero(RexNode y) {
+    RexNode zero = rb.makeExactLiteral(BigDecimal.ZERO);
+    RelDataType bigint = rb.getTypeFactory().createSqlType(SqlTypeName.BIGINT);
+    RexNode asLong = rb.makeCast(bigint, y, true, false);
+    RexNode fail =
+        rb.makeCast(
+            y.getType(), rb.makeCall(SqlStdOperatorTable.DIVIDE, asLong, asLong), true, false);
+    return rb.makeCall(
+        SqlStdOperatorTable.CASE, rb.makeCall(SqlStdOperatorTable.EQUALS, y, zero), fail, y);
   }
 
   /** {@code x} rounded half to even: ROUND (half away from zero) except on an exact half. */

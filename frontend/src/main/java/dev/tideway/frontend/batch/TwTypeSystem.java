@@ -16,7 +16,8 @@ public final class TwTypeSystem extends RelDataTypeSystemImpl {
   /**
    * PostgreSQL's bare {@code numeric} (any scale) in Calcite: a DECIMAL of this precision. It is
    * also the largest, so arithmetic over such values derives it again ({@code n * 2}, {@code n +
-   * m}): every DECIMAL of this precision is unconstrained, kept with its values' own scales.
+   * m}): every DECIMAL of this precision, or of a scale of at least {@link #UNCONSTRAINED_SCALE} (a
+   * modulus derives a small precision), is unconstrained, kept with its values' own scales.
    */
   public static final int UNCONSTRAINED_PRECISION = 1000;
 

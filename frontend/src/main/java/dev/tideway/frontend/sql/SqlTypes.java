@@ -78,6 +78,7 @@ public final class SqlTypes {
           t.getPrecision() > 0
                   && t.getPrecision() <= DataType.MAX_DECIMAL_PRECISION
                   && t.getPrecision() < TwTypeSystem.UNCONSTRAINED_PRECISION
+                  && t.getScale() < TwTypeSystem.UNCONSTRAINED_SCALE
               ? DataType.decimal(t.getPrecision(), Math.max(0, t.getScale()))
               : DataType.DECIMAL;
       case CHAR, VARCHAR, NULL, SYMBOL -> DataType.VARCHAR;
