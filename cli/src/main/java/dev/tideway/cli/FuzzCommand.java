@@ -65,7 +65,8 @@ final class FuzzCommand implements Callable<Integer> {
                       s, Duration.ofMillis((long) (minutes * 60_000)), maxSteps, views),
                   c,
                   http,
-                  sqlLog)
+                  sqlLog,
+                  Clock.system())
               .run();
       r.print(out);
       return r.clean() ? 0 : 1;

@@ -83,7 +83,7 @@ public final class FrontendProcess implements AutoCloseable {
             client,
             new StorageBatchReader(storage, id -> Playground.tableOf(client, id)),
             new ComputeDmlWriter(bridge, access, codec, clock),
-            new ComputeStatusClient(bridge, access));
+            new ComputeStatusClient(bridge, access, clock));
     pg = new PgServer(PgServerConfig.defaults(o.pgPort()), frontend);
     pg.start();
     closers.push(pg);

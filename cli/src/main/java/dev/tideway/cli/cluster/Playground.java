@@ -156,7 +156,7 @@ public final class Playground implements AutoCloseable {
             client,
             new StorageBatchReader(storage, id -> tableOf(client, id)),
             new ComputeDmlWriter(bridge, access, codec, clock),
-            new ComputeStatusClient(bridge, access));
+            new ComputeStatusClient(bridge, access, clock));
     pg = new PgServer(PgServerConfig.defaults(options.pgPort()), frontend);
     pg.start();
     closers.push(pg);

@@ -1,5 +1,6 @@
 package dev.tideway.cli.fuzz;
 
+import dev.tideway.common.time.Clock;
 import java.io.PrintStream;
 import java.math.BigDecimal;
 import java.math.MathContext;
@@ -66,6 +67,7 @@ public final class Fuzz {
   private final Connection conn;
   private final int metaHttpPort;
   private final PrintStream log;
+  private final Clock clock;
   private final SqlGen gen;
   private final Map<String, String> views = new LinkedHashMap<>();
   private final Deque<String> history = new ArrayDeque<>();
@@ -79,7 +81,8 @@ public final class Fuzz {
   private int skipped;
   private int nextView;
 
-  public Fuzz(Options options, Connection conn, int metaHttpPort, PrintStream log) {
+  public Fuzz(Options options, Connection conn, int metaHttpPort, PrintStream log, Clock clock) {
+    this.clock = clock;
     this.options = options;
     this.conn = conn;
     this.metaHttpPort = metaHttpPort;
@@ -98,8 +101,8 @@ public final class Fuzz {
       for (int i = 0; i < 4; i++) {
         dml(st, gen.insert());
       }
-      long deadline = System.nanoTime() + options.duration().toNanos();
-      while (steps < options.maxSteps() && System.nanoTime() < deadline && differences.isEmpty()) {
+      long deadline = clock.nanoTime() + options.duration().toNanos();
+      while (steps < options.maxSteps() && clock.nanoTime() < deadline && differences.isEmpty()) {
         try {
           step(st);
         } catch (SQLException e) {

@@ -1,15 +1,15 @@
 package dev.tideway.cli.fuzz;
 
+import dev.tideway.common.random.RandomSource;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 
 /**
  * Random SQL from what Tideway maintains incrementally: two tables with every numeric type, text
  * and booleans; views that project, filter, group (count, sum, min, max, count DISTINCT) and
  * inner-join them, with arithmetic, CASE, COALESCE and casts; and DML that inserts, updates and
  * deletes rows with NULLs and edge values (0, -1, the integer limits). Every choice comes from one
- * seeded {@link Random}, so a seed replays the same statements.
+ * seeded {@link RandomSource}, so a seed replays the same statements.
  */
 final class SqlGen {
   /** A column of the fuzzed tables. */
@@ -47,14 +47,14 @@ final class SqlGen {
   private static final String[] STRINGS = {"'x'", "'y'", "''", "'abc'", "'X'", "NULL"};
   private static final String[] BOOLS = {"TRUE", "FALSE", "NULL"};
 
-  private final Random r;
+  private final RandomSource r;
   private int nextKey = 1;
 
   SqlGen(long seed) {
-    this.r = new Random(seed);
+    this.r = RandomSource.seeded(seed);
   }
 
-  Random random() {
+  RandomSource random() {
     return r;
   }
 

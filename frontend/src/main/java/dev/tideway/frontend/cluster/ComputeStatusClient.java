@@ -1,5 +1,6 @@
 package dev.tideway.frontend.cluster;
 
+import dev.tideway.common.time.Clock;
 import dev.tideway.frontend.meta.ComputeStatus;
 import dev.tideway.protocol.catalog.CatalogState;
 import dev.tideway.protocol.catalog.FragmentGraph;
@@ -30,10 +31,12 @@ public final class ComputeStatusClient implements ComputeStatus {
 
   private final ComputeBridge bridge;
   private final MetaAccess meta;
+  private final Clock clock;
 
-  public ComputeStatusClient(ComputeBridge bridge, MetaAccess meta) {
+  public ComputeStatusClient(ComputeBridge bridge, MetaAccess meta, Clock clock) {
     this.bridge = bridge;
     this.meta = meta;
+    this.clock = clock;
   }
 
   @Override
@@ -52,11 +55,11 @@ public final class ComputeStatusClient implements ComputeStatus {
           node,
           bridge.request(node, id -> new ComputeRequest.GetExpressionErrors(id, bridge.replyTo())));
     }
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TIMEOUT_MS);
+    long deadline = clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TIMEOUT_MS);
     List<ExpressionErrorCount> out = new ArrayList<>();
     for (Map.Entry<String, CompletableFuture<ComputeEvent>> e : asked.entrySet()) {
       try {
-        long left = Math.max(0, deadline - System.nanoTime());
+        long left = Math.max(0, deadline - clock.nanoTime());
         if (e.getValue().get(left, TimeUnit.NANOSECONDS)
             instanceof ComputeEvent.ExpressionErrors r) {
           out.addAll(r.counts());

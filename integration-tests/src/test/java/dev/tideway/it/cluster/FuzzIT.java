@@ -39,7 +39,8 @@ class FuzzIT {
                   new Fuzz.Options(seed, Duration.ofMinutes(2), 60, 6),
                   c,
                   http,
-                  new PrintStream(OutputStream.nullOutputStream()))
+                  new PrintStream(OutputStream.nullOutputStream()),
+                  Clock.system())
               .run();
       ByteArrayOutputStream text = new ByteArrayOutputStream();
       r.print(new PrintStream(text, true, StandardCharsets.UTF_8));
