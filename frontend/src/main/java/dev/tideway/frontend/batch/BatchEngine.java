@@ -347,6 +347,11 @@ public final class BatchEngine implements AutoCloseable {
       if (c instanceof PgException pe) {
         return pe;
       }
+      if (c instanceof ArithmeticException && c.getMessage() == null) {
+        // HotSpot throws a preallocated, message-less exception for an integer division by zero
+        // once that path is hot (OmitStackTraceInFastThrow): it is the only implicit one
+        return PgException.error(SqlState.DIVISION_BY_ZERO, "division by zero");
+      }
       if (c instanceof NumberFormatException && !NUMBER_INPUT.matcher(c.getMessage() + "").find()) {
         return PgException.error(
             SqlState.INVALID_TEXT_REPRESENTATION,
@@ -401,10 +406,13 @@ public final class BatchEngine implements AutoCloseable {
     } else {
       // not a failure the user's SQL explains: keep the stack for whoever reads the server log
       LOG.warn("batch query failed unexpectedly: {}", sql, e);
+      Throwable root = e;
+      while (root.getCause() != null) {
+        root = root.getCause();
+      }
       String first = firstLine(m);
-      out =
-          PgException.error(
-              "42000", first.isBlank() || first.equals("null") ? "internal error: " + e : first);
+      boolean unexplained = root.getMessage() == null || first.isBlank() || first.equals("null");
+      out = PgException.error("42000", unexplained ? "internal error: " + root : first);
     }
     Matcher p = POS.matcher(m);
     if (p.find()) {
