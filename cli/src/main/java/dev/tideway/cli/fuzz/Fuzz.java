@@ -1,15 +1,11 @@
 package dev.tideway.cli.fuzz;
 
+import dev.tideway.cli.local.Probes;
 import dev.tideway.common.time.Clock;
 import java.io.PrintStream;
 import java.math.BigDecimal;
 import java.math.MathContext;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -242,19 +238,7 @@ public final class Fuzz {
 
   /** The rows as sorted text; numbers to 9 significant digits (float sums, averages). */
   static List<String> rows(Statement st, String sql) throws SQLException {
-    List<String> out = new ArrayList<>();
-    try (ResultSet rs = st.executeQuery(sql)) {
-      int n = rs.getMetaData().getColumnCount();
-      while (rs.next()) {
-        StringBuilder b = new StringBuilder();
-        for (int i = 1; i <= n; i++) {
-          b.append(i > 1 ? "|" : "").append(normalize(rs.getString(i)));
-        }
-        out.add(b.toString());
-      }
-    }
-    out.sort(null);
-    return out;
+    return Probes.sortedRows(st, sql, Fuzz::normalize);
   }
 
   static String normalize(String v) {
@@ -270,24 +254,6 @@ public final class Fuzz {
   }
 
   private double recoveries() {
-    try {
-      String body =
-          HttpClient.newHttpClient()
-              .send(
-                  HttpRequest.newBuilder(
-                          URI.create("http://127.0.0.1:" + metaHttpPort + "/metrics"))
-                      .build(),
-                  HttpResponse.BodyHandlers.ofString())
-              .body();
-      double n = 0;
-      for (String line : body.split("\n")) {
-        if (line.startsWith("tideway_recovery_total{") && !line.contains("leader_elected")) {
-          n += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-        }
-      }
-      return n;
-    } catch (Exception e) {
-      throw new IllegalStateException("cannot read the meta service's /metrics", e);
-    }
+    return Probes.recoveries(metaHttpPort);
   }
 }

@@ -4,10 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tideway.cli.cluster.Playground;
 import dev.tideway.common.time.Clock;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
@@ -67,20 +63,7 @@ public class DdlChurnIT {
   }
 
   /** The meta service's recoveries of every cause but a leader's election. */
-  static double recoveries(int httpPort) throws Exception {
-    String body =
-        HttpClient.newHttpClient()
-            .send(
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/metrics"))
-                    .build(),
-                HttpResponse.BodyHandlers.ofString())
-            .body();
-    double n = 0;
-    for (String line : body.split("\n")) {
-      if (line.startsWith("tideway_recovery_total{") && !line.contains("leader_elected")) {
-        n += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-      }
-    }
-    return n;
+  static double recoveries(int httpPort) {
+    return dev.tideway.cli.local.Probes.recoveries(httpPort);
   }
 }

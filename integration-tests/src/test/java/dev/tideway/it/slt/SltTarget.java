@@ -94,27 +94,7 @@ interface SltTarget extends AutoCloseable {
 
       @Override
       public long recoveries() {
-        // the meta process's /metrics: tideway_recovery_total{cause="collect_timeout"} N
-        String metrics;
-        try {
-          metrics =
-              java.net.http.HttpClient.newHttpClient()
-                  .send(
-                      java.net.http.HttpRequest.newBuilder(
-                              java.net.URI.create("http://127.0.0.1:" + metaHttpPort + "/metrics"))
-                          .build(),
-                      java.net.http.HttpResponse.BodyHandlers.ofString())
-                  .body();
-        } catch (IOException | InterruptedException e) {
-          throw new IllegalStateException("cannot read the meta process's /metrics", e);
-        }
-        long n = 0;
-        for (String line : metrics.split("\n")) {
-          if (line.startsWith("tideway_recovery_total{") && !line.contains("leader_elected")) {
-            n += (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-          }
-        }
-        return n;
+        return (long) dev.tideway.cli.local.Probes.recoveries(metaHttpPort);
       }
 
       @Override
