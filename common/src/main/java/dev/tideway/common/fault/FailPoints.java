@@ -38,6 +38,12 @@ public final class FailPoints {
   /** Throw on the {@code n}-th hit (1-based) and never again. */
   public record FailOnHit(long n) implements Action {}
 
+  /**
+   * Throw every time the point is hit with this scope ({@link #hit(String, long)}: a job id, say);
+   * hits with another scope, or without one, pass.
+   */
+  public record FailScope(long scope) implements Action {}
+
   /** Block the hitting thread until {@link #release()}; {@link #reached()} tells a hit happened. */
   public static final class Pause implements Action {
     private final CountDownLatch reached = new CountDownLatch(1);
@@ -87,6 +93,25 @@ public final class FailPoints {
   public static long hits(String name) {
     AtomicLong n = HITS.get(name);
     return n == null ? 0 : n.get();
+  }
+
+  /**
+   * Called by production code at the named step on behalf of {@code scope} (a job id, say): a
+   * {@link FailScope} action throws only for its own scope; any other action acts as in {@link
+   * #hit(String)}.
+   */
+  public static void hit(String name, long scope) {
+    if (!anyEnabled) {
+      return;
+    }
+    if (ENABLED.get(name) instanceof FailScope f) {
+      if (f.scope() == scope) {
+        HITS.computeIfAbsent(name, k -> new AtomicLong()).incrementAndGet();
+        throw new InjectedFault(name + " (scope " + scope + ")");
+      }
+      return;
+    }
+    hit(name);
   }
 
   /** Called by production code at the named step; throws {@link InjectedFault} when told to. */

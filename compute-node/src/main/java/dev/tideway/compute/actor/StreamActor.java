@@ -30,6 +30,12 @@ public final class StreamActor {
   /** Fails the actor thread just before it pulls its next message (tests: actor crash). */
   public static final String FAIL_BEFORE_NEXT = FailPoints.declare("compute.actor.before-next");
 
+  /**
+   * Fails the actors of one job ({@link FailPoints.FailScope} of its job id) just before they pull
+   * their next message (tests: a job whose own actors keep failing).
+   */
+  public static final String FAIL_JOB = FailPoints.declare("compute.actor.job-fault");
+
   /** Where an actor is in its life. */
   public enum Status {
     CREATED,
@@ -45,6 +51,7 @@ public final class StreamActor {
 
   private final Doorbell inputBell;
   private final int actorId;
+  private final int jobId;
   private final Executor root;
   private final ActorReporter reporter;
   private final AtomicReference<Status> status = new AtomicReference<>(Status.CREATED);
@@ -81,8 +88,22 @@ public final class StreamActor {
       ActorReporter reporter,
       List<AutoCloseable> resources,
       Doorbell inputBell) {
+    this(actorId, 0, root, reporter, resources, inputBell);
+  }
+
+  /**
+   * @param jobId the streaming job the actor belongs to (0 when it belongs to none: tests, bench)
+   */
+  public StreamActor(
+      int actorId,
+      int jobId,
+      Executor root,
+      ActorReporter reporter,
+      List<AutoCloseable> resources,
+      Doorbell inputBell) {
     this.inputBell = inputBell;
     this.actorId = actorId;
+    this.jobId = jobId;
     this.root = CheckedExecutor.wrap(root);
     this.reporter = reporter;
     this.resources = List.copyOf(resources);
@@ -133,6 +154,7 @@ public final class StreamActor {
     try {
       while (status.get() == Status.RUNNING) {
         FailPoints.hit(FAIL_BEFORE_NEXT);
+        FailPoints.hit(FAIL_JOB, jobId);
         Message m = root.next();
         if (m == null) {
           if (inputBell != null) {

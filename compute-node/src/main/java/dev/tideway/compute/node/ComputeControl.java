@@ -225,7 +225,8 @@ final class ComputeControl extends AbstractBehavior<ControlMessage>
         BarrierInbox inbox = new BarrierInbox(spec.actorId());
         ActorFactory.Built b = factory.build(spec, inbox, cmd.actorNodes(), progressSink());
         StreamActor a =
-            new StreamActor(spec.actorId(), b.root(), reporter(), b.resources(), b.inputBell());
+            new StreamActor(
+                spec.actorId(), spec.jobId(), b.root(), reporter(), b.resources(), b.inputBell());
         inboxes.put(spec.actorId(), inbox);
         actors.put(spec.actorId(), a);
         dispatches.put(spec.actorId(), b.dispatch());
@@ -494,8 +495,7 @@ final class ComputeControl extends AbstractBehavior<ControlMessage>
 
   private Behavior<ControlMessage> onActorFailed(ActorFailed e) {
     LOG.warn("node {}: actor {} failed: {}", nodeId, e.actorId(), e.reason());
-    // a failed actor never takes another batch: its queued writes fail now (and are sent again
-    // to the actor the recovery rebuilds) instead of waiting out the writer's timeout
+    // a failed actor's queued writes fail now (resent to its rebuilt self), not at a timeout
     factory.dmlChannels().removeActor(e.actorId());
     barriers.actorFailed(e.actorId(), e.reason());
     return this;

@@ -322,6 +322,8 @@ public final class BatchEngine implements AutoCloseable {
     return out;
   }
 
+  private static final Pattern WITHIN_GROUP =
+      Pattern.compile("(\\w+)\\s*\\([^)]*\\)\\s*WITHIN\\s+GROUP", Pattern.CASE_INSENSITIVE);
   private static final Pattern NUMBER_INPUT = Pattern.compile("For input string: \"([^\"]*)\"");
   private static final Pattern POS = Pattern.compile("From line (\\d+), column (\\d+)");
   private static final Pattern OBJECT = Pattern.compile("Object '([^']+)' not found");
@@ -333,12 +335,6 @@ public final class BatchEngine implements AutoCloseable {
 
   /** Maps a Calcite failure to a PostgreSQL error with SQLSTATE and position. */
   public static PgException translate(Throwable e, String sql) {
-    if (Boolean.getBoolean("tw.scratch")) {
-      e.printStackTrace();
-    }
-    if (Boolean.getBoolean("tw.scratch")) {
-      e.printStackTrace();
-    }
     if (e instanceof PgException pe) {
       return pe;
     }
@@ -351,6 +347,15 @@ public final class BatchEngine implements AutoCloseable {
         // HotSpot throws a preallocated, message-less exception for an integer division by zero
         // once that path is hot (OmitStackTraceInFastThrow): it is the only implicit one
         return PgException.error(SqlState.DIVISION_BY_ZERO, "division by zero");
+      }
+      if (c instanceof org.apache.calcite.plan.RelOptPlanner.CannotPlanException) {
+        // the planner has no operator for part of the query; its message is a plan dump
+        Matcher w = WITHIN_GROUP.matcher(sql);
+        return PgException.unsupported(
+            w.find()
+                ? w.group(1).toLowerCase(java.util.Locale.ROOT)
+                    + "(...) WITHIN GROUP in a batch query"
+                : "this query shape in a batch query (no operator implements it)");
       }
       if (c instanceof NumberFormatException && !NUMBER_INPUT.matcher(c.getMessage() + "").find()) {
         return PgException.error(

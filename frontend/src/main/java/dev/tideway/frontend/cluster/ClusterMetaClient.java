@@ -86,7 +86,7 @@ public final class ClusterMetaClient implements MetaClient {
     for (Relation r : relations.relations(s)) {
       CatalogObject o = s.objects().get(r.id());
       JobRecord job = o == null ? null : s.jobs().get(o.jobId());
-      if (job == null || job.status() == JobStatus.CREATED || r.kind() == RelationKind.SOURCE) {
+      if (job == null || job.status().readable() || r.kind() == RelationKind.SOURCE) {
         out.add(r);
       }
     }
@@ -321,17 +321,12 @@ public final class ClusterMetaClient implements MetaClient {
     List<DdlJob> out = new ArrayList<>();
     lastShown.keySet().removeIf(id -> !s.jobs().containsKey(id.intValue()));
     for (JobRecord j : s.jobs().values()) {
-      if (j.status() != JobStatus.CREATING) {
-        continue;
+      if (j.status() == JobStatus.CREATING || j.status() == JobStatus.PAUSED) {
+        boolean paused = j.status() == JobStatus.PAUSED;
+        JobProgress p = paused ? initial(j.jobId()) : shown(j.jobId(), now.get((long) j.jobId()));
+        Instant at = Instant.ofEpochMilli(j.createdAtMs());
+        out.add(new DdlJob(j.jobId(), j.definition(), j.createType().name(), at, p, j.error()));
       }
-      JobProgress p = shown(j.jobId(), now.get((long) j.jobId()));
-      out.add(
-          new DdlJob(
-              j.jobId(),
-              j.definition(),
-              j.createType().name(),
-              Instant.ofEpochMilli(j.createdAtMs()),
-              p));
     }
     return out;
   }

@@ -478,7 +478,7 @@ public final class Session implements PgSession {
 
   /** The creating job of view {@code name}: jobs carry their DDL text, which names the view. */
   private Optional<Long> creatingJob(String name) {
-    for (DdlJob j : meta.jobs()) {
+    for (DdlJob j : meta.jobs().stream().filter(x -> !x.paused()).toList()) {
       try {
         if (StatementParser.parse(j.statement()).statement()
                 instanceof Statement.CreateMaterializedView mv

@@ -77,6 +77,9 @@ public final class RwCatalog {
   static List<Object[]> ddlProgress(MetaClient m) {
     List<Object[]> out = new ArrayList<>();
     for (DdlJob j : m.jobs()) {
+      if (j.paused()) {
+        continue;
+      }
       JobProgress p = j.progress();
       out.add(
           new Object[] {

@@ -45,7 +45,7 @@ public final class ShowCommands {
       case "sources" -> names(meta, RelationKind.SOURCE, out);
       case "jobs" -> {
         for (DdlJob j : meta.jobs()) {
-          out.add(new Object[] {j.ddlId(), j.statement(), j.progress().render(), j.createType()});
+          out.add(new Object[] {j.ddlId(), j.statement(), j.renderProgress(), j.createType()});
         }
       }
       case "all" ->

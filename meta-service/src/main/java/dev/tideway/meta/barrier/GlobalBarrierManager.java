@@ -156,6 +156,8 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
   private final ThrottleRequests throttles = new ThrottleRequests();
 
   private final BarrierLog log = new BarrierLog(64);
+  private final FailingJobs failing = new FailingJobs(FailingJobs.DEFAULT_MAX_FAILURES);
+  private final RecoverySteps steps;
   private final NodeIds nodeIds = new NodeIds();
 
   /** Why the core is recovering, for the retries of {@link #recoverNow}. */
@@ -174,6 +176,7 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
   public GlobalBarrierManager(Deps<S> deps, LeaderTerm term) {
     this.deps = deps;
     this.term = term;
+    this.steps = new RecoverySteps(deps.ddl());
   }
 
   /**
@@ -233,7 +236,11 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
     run(
         () -> {
           if (core != null) {
+            boolean wasRecovering = core.isRecovering();
             core.onNodeFailure(f);
+            if (!wasRecovering && core.isRecovering()) {
+              failing.onFailure(known, f);
+            }
           }
         });
   }
@@ -330,7 +337,7 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
   /** The addresses of the compute nodes that run actors, sorted; empty before the loop starts. */
   public List<String> computeNodes() {
     CatalogState k = known;
-    return k == null ? List.of() : List.copyOf(Topologies.nodeIds(k).keySet());
+    return k == null ? List.of() : List.copyOf(Topologies.nodeIds(FailingJobs.running(k)).keySet());
   }
 
   /** The address of the node an {@code InjectBarrier} of this term names, if known. */
@@ -431,7 +438,7 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
     if (!core.isRecovering()) {
       return;
     }
-    if (Topologies.of(known).size() == 0) {
+    if (Topologies.of(FailingJobs.running(known)).size() == 0) {
       return;
     }
     long now = deps.clock().currentTimeMillis();
@@ -455,12 +462,23 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
     awaitingAdd.forEach(jobId -> track(known, jobId)); // and the INITIAL barrier starts them
     awaitingAdd.clear();
     stopping.clear(); // and drops every actor, stopped jobs' included
-    if (!relocateLostNodes() || !recordRecovery()) {
+    Optional<String> failed = steps.isolate(recoveries, known, failing);
+    if (failed.isEmpty()) {
+      syncCatalog(); // a removed job's tables are dropped after the next commit
+      failed = steps.relocate(recoveries);
+    }
+    if (failed.isEmpty()) {
+      syncCatalog();
+      failed = steps.record(recoveries, core.generation(), core.committedEpoch());
+    }
+    if (failed.isPresent()) {
+      pendingReason = failed.get();
       return;
     }
-    Topology topology = Topologies.of(known, nodeIds.assign(known));
+    CatalogState running = FailingJobs.running(known);
+    Topology topology = Topologies.of(running, nodeIds.assign(running));
     try {
-      deps.compute().reset(core.generation(), core.committedEpoch(), known);
+      deps.compute().reset(core.generation(), core.committedEpoch(), running);
     } catch (RuntimeException e) {
       LOG.warn(
           "recovery #{}: reset failed ({}); retrying in {} ms",
@@ -501,8 +519,8 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
         tablesToDrop.put(g.jobId(), tablesOf(known, g.jobId()));
         Set<Integer> actors =
             Set.copyOf(g.actors().stream().map(FragmentGraph.Actor::actorId).toList());
-        if (pendingBuilds.contains(g.jobId())) {
-          continue; // never started: onBuilt drops its actors once the build answers
+        if (pendingBuilds.contains(g.jobId()) || FailingJobs.paused(known, g.jobId())) {
+          continue; // never started (onBuilt drops its actors), or paused: no actor runs
         }
         if (!actors.isEmpty() && !core.isRecovering()) {
           stopping.put(g.jobId(), g);
@@ -658,7 +676,7 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
 
   /** The topology of every job whose actors run (those still being built left out). */
   private Topology runningTopology() {
-    Map<Integer, FragmentGraph> running = new HashMap<>(known.fragments());
+    Map<Integer, FragmentGraph> running = new HashMap<>(FailingJobs.running(known).fragments());
     pendingBuilds.forEach(running::remove);
     stopping.forEach(running::putIfAbsent);
     CatalogState withStopping =
@@ -672,55 +690,6 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
             known.recoveries());
     Map<String, Integer> ids = nodeIds.assign(withStopping);
     return Topologies.of(withStopping, ids);
-  }
-
-  /**
-   * Moves the actors of compute nodes that are no longer registered to live ones (one fenced write,
-   * through the DDL service), so the reset rebuilds them there. False when that failed: the
-   * recovery is retried after the backoff.
-   */
-  private boolean relocateLostNodes() {
-    try {
-      DdlReply r = deps.ddl().submit(new DdlCommand.RelocateActors()).get(30, TimeUnit.SECONDS);
-      if (r instanceof DdlReply.Rejected rej) {
-        pendingReason = "reset failed: " + rej.message();
-        LOG.warn("recovery #{}: cannot relocate actors: {}", recoveries, rej.message());
-        return false;
-      }
-      if (r instanceof DdlReply.ActorsRelocated moved && !moved.moves().isEmpty()) {
-        LOG.warn("recovery #{}: actors of lost nodes move: {}", recoveries, moved.moves());
-        known = deps.ddl().snapshot().orElse(known);
-      }
-      return true;
-    } catch (Exception e) {
-      pendingReason = "reset failed: relocating actors: " + e;
-      LOG.warn("recovery #{}: relocating actors failed", recoveries, e);
-      return false;
-    }
-  }
-
-  /**
-   * Logs the generation the reset starts and the committed epoch it resets to (one fenced write),
-   * before any node hears of it: FLUSH reads the log to tell the acknowledged writes the reset
-   * throws away. False when that failed: the recovery is retried after the backoff.
-   */
-  private boolean recordRecovery() {
-    try {
-      DdlReply r =
-          deps.ddl()
-              .submit(new DdlCommand.RecordRecovery(core.generation(), core.committedEpoch()))
-              .get(30, TimeUnit.SECONDS);
-      if (r instanceof DdlReply.Rejected rej) {
-        pendingReason = "reset failed: " + rej.message();
-        LOG.warn("recovery #{}: cannot log the generation: {}", recoveries, rej.message());
-        return false;
-      }
-      return true;
-    } catch (Exception e) {
-      pendingReason = "reset failed: logging the generation: " + e;
-      LOG.warn("recovery #{}: logging the generation failed", recoveries, e);
-      return false;
-    }
   }
 
   private void onDecision(BarrierDecision<S> d) {
@@ -806,6 +775,7 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
     committedEpoch = c.committedEpoch();
     recoveryStreak = 0;
     nextRecoveryAtMs = 0;
+    failing.onCommit();
     log.committed(c.epoch().curr(), deps.clock().currentTimeMillis());
     deps.observer().onCommitted((deps.clock().nanoTime() - t0) / 1e9);
     deps.observer().onEpochCommitted(c.committedEpoch(), v.pointer());

@@ -97,6 +97,8 @@ public final class CatalogCore {
             Reason.WRONG_STATUS, "job %s is not CREATING; not failing it", f.jobId());
       }
       return removeJob(state, f.jobId());
+    } else if (cmd instanceof DdlCommand.PauseJob p) {
+      return pause(p, state);
     } else if (cmd instanceof DdlCommand.CommitEpoch c) {
       return commitEpoch(c, state);
     } else if (cmd instanceof FinishJob f) {
@@ -387,6 +389,39 @@ public final class CatalogCore {
       }
     }
     return out;
+  }
+
+  /**
+   * Pauses a CREATED job and every CREATED job downstream of it (they would get no more input);
+   * creating jobs downstream are removed (their backfill could never finish). A job already paused
+   * is left as it is.
+   */
+  private static DdlDecision pause(DdlCommand.PauseJob p, CatalogState state) {
+    JobRecord job = state.jobs().get(p.jobId());
+    if (job == null || !job.status().readable()) {
+      return DdlDecision.reject(
+          Reason.WRONG_STATUS, "job %s is not CREATED; not pausing it", p.jobId());
+    }
+    List<CatalogChange> changes = new ArrayList<>();
+    java.util.ArrayDeque<Integer> todo = new java.util.ArrayDeque<>(List.of(p.jobId()));
+    java.util.Set<Integer> seen = new java.util.HashSet<>();
+    while (!todo.isEmpty()) {
+      int id = todo.poll();
+      JobRecord j = state.jobs().get(id);
+      if (!seen.add(id) || j == null) {
+        continue;
+      }
+      if (j.status() == JobStatus.CREATED) {
+        String why =
+            id == p.jobId() ? p.reason() : "upstream job " + p.jobId() + " paused: " + p.reason();
+        changes.add(new CatalogChange.PutJob(j.paused(why)));
+      } else if (j.status() != JobStatus.PAUSED) {
+        changes.addAll(removeJob(state, id).changes());
+        continue;
+      }
+      todo.addAll(dependentJobs(state, id));
+    }
+    return new DdlDecision(changes, new DdlReply.JobUpdated(job.paused(p.reason())));
   }
 
   private static DdlDecision removeJob(CatalogState state, int jobId) {

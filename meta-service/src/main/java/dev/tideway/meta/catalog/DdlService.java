@@ -184,6 +184,14 @@ public final class DdlService implements LeadershipListener, AutoCloseable {
     if (!d.changes().isEmpty()) {
       if (cmd instanceof DdlCommand.FailJob f) {
         failureReasons.put(f.jobId(), f.reason());
+      } else if (cmd instanceof DdlCommand.PauseJob p) {
+        d.changes().stream()
+            .filter(c -> c instanceof CatalogChange.DeleteJob)
+            .forEach(
+                c ->
+                    failureReasons.put(
+                        ((CatalogChange.DeleteJob) c).jobId(),
+                        "its upstream job " + p.jobId() + " was paused: " + p.reason()));
       }
       try {
         persist(d.changes());

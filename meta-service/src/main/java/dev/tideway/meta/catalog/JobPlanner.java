@@ -90,6 +90,20 @@ final class JobPlanner {
       return DdlDecision.reject(
           Reason.NOT_FOUND, "'%s' reads a table that does not exist", c.name());
     }
+    List<Integer> reads = new ArrayList<>(c.dependsOn());
+    fragments.forEach(f -> reads.addAll(f.upstreamTableIds()));
+    for (int dep : reads) {
+      CatalogObject o = state.objects().get(dep);
+      JobRecord upstream = o == null ? null : state.jobs().get(o.jobId());
+      if (upstream != null && upstream.status() == JobStatus.PAUSED) {
+        return DdlDecision.reject(
+            Reason.WRONG_STATUS,
+            "'%s' reads '%s', which is paused (%s); drop and re-create it first",
+            c.name(),
+            o.name(),
+            upstream.error());
+      }
+    }
     Map<Integer, List<Actor>> existing = new HashMap<>();
     state
         .fragments()

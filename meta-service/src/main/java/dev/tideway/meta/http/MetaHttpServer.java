@@ -179,6 +179,7 @@ public final class MetaHttpServer implements AutoCloseable {
       m.put("createType", j.createType().name());
       m.put("createdAtMs", j.createdAtMs());
       m.put("definition", j.definition());
+      m.put("error", j.error());
       out.add(m);
     }
     return out;

@@ -204,6 +204,74 @@ class CatalogCoreTest {
   }
 
   @Test
+  void pausingAViewPausesTheViewsReadingItRemovesCreatingOnesAndRefusesNewReaders() {
+    int up = createCountMv("mv1", CreateType.FOREGROUND).job().jobId();
+    run(new FinishJob(up, new byte[0]), TWO_NODES);
+    int[] ids = reserve(2);
+    int created =
+        ((DdlReply.JobAccepted)
+                run(
+                    new CreateStreamingJob(
+                        ObjectKind.MATERIALIZED_VIEW,
+                        schema,
+                        "mv2",
+                        "",
+                        Plans.mvOnMv(up, ids[0], ids[1]),
+                        CreateType.FOREGROUND),
+                    TWO_NODES))
+            .job()
+            .jobId();
+    run(new FinishJob(created, new byte[0]), TWO_NODES);
+    ids = reserve(2);
+    int creating =
+        ((DdlReply.JobAccepted)
+                run(
+                    new CreateStreamingJob(
+                        ObjectKind.MATERIALIZED_VIEW,
+                        schema,
+                        "mv3",
+                        "",
+                        Plans.mvOnMv(up, ids[0], ids[1]),
+                        CreateType.BACKGROUND),
+                    TWO_NODES))
+            .job()
+            .jobId();
+
+    assertThat(run(new DdlCommand.PauseJob(up, "boom"), TWO_NODES))
+        .isInstanceOf(DdlReply.JobUpdated.class);
+    assertThat(state.jobs().get(up).status()).isEqualTo(JobStatus.PAUSED);
+    assertThat(state.jobs().get(up).error()).isEqualTo("boom");
+    assertThat(state.jobs().get(created).status()).isEqualTo(JobStatus.PAUSED);
+    assertThat(state.jobs().get(created).error()).isEqualTo("upstream job " + up + " paused: boom");
+    assertThat(state.jobs()).doesNotContainKey(creating);
+    assertThat(state.fragments()).doesNotContainKey(creating).containsKeys(up, created);
+    assertThat(run(new DdlCommand.PauseJob(up, "again"), TWO_NODES))
+        .as("pausing a paused job changes nothing")
+        .isInstanceOf(DdlReply.JobUpdated.class);
+    assertThat(state.jobs().get(up).error()).isEqualTo("boom");
+
+    ids = reserve(2);
+    assertThat(
+            run(
+                new CreateStreamingJob(
+                    ObjectKind.MATERIALIZED_VIEW,
+                    schema,
+                    "mv4",
+                    "",
+                    Plans.mvOnMv(up, ids[0], ids[1]),
+                    CreateType.FOREGROUND),
+                TWO_NODES))
+        .isInstanceOfSatisfying(
+            DdlReply.Rejected.class,
+            r -> assertThat(r.message()).contains("'mv1', which is paused (boom)"));
+    assertThat(run(new Drop(ObjectKind.MATERIALIZED_VIEW, schema, "mv2"), TWO_NODES))
+        .isInstanceOf(DdlReply.JobRemoved.class);
+    assertThat(run(new Drop(ObjectKind.MATERIALIZED_VIEW, schema, "mv1"), TWO_NODES))
+        .isInstanceOf(DdlReply.JobRemoved.class);
+    assertThat(state.jobs()).isEmpty();
+  }
+
+  @Test
   void createTableFromSourceAndCreateSource() {
     int[] ids = reserve(2);
     DdlReply t =

@@ -32,6 +32,7 @@ class MetadataSurvivesRestartTest {
           new CatalogChange.PutParams(MetadataSamples.PARAMS),
           new CatalogChange.PutObject(MetadataSamples.MV),
           new CatalogChange.PutJob(MetadataSamples.JOB),
+          new CatalogChange.PutJob(MetadataSamples.PAUSED_JOB),
           new CatalogChange.PutFragments(MetadataSamples.GRAPH),
           new CatalogChange.PutVersionPointer(MetadataSamples.POINTER),
           new CatalogChange.PutNextId(MetadataSamples.NEXT_ID),

@@ -67,6 +67,18 @@ public final class MetadataSamples {
           List.of(7, 8),
           "progress".getBytes(StandardCharsets.UTF_8));
 
+  /** A job isolated after its actors kept failing: the status and why survive a restart. */
+  public static final JobRecord PAUSED_JOB =
+      new JobRecord(
+              9,
+              "CREATE MATERIALIZED VIEW p AS SELECT 1",
+              JobStatus.CREATED,
+              CreateType.FOREGROUND,
+              1_700_000_000_000L,
+              List.of(9),
+              new byte[0])
+          .paused("its actors failed 3 times in a row; last: boom");
+
   public static final FragmentGraph GRAPH =
       new FragmentGraph(
           7,

@@ -16,6 +16,7 @@ import java.util.List;
  * @param progressSnapshot the progress tracker's last committed snapshot, opaque to this record
  *     (written by the barrier shell at each commit; empty before the first); restored on failover
  *     so progress never drops to zero
+ * @param error why the job is {@link JobStatus#PAUSED}; empty otherwise
  */
 public record JobRecord(
     int jobId,
@@ -24,7 +25,8 @@ public record JobRecord(
     CreateType createType,
     long createdAtMs,
     List<Integer> objectIds,
-    byte[] progressSnapshot) {
+    byte[] progressSnapshot,
+    String error) {
   public static final int FORMAT_VERSION = 1;
   static final int FIELD_JOB_ID = 1;
   static final int FIELD_DEFINITION = 2;
@@ -33,6 +35,7 @@ public record JobRecord(
   static final int FIELD_CREATED_AT_MS = 5;
   static final int FIELD_OBJECT_ID = 6;
   static final int FIELD_PROGRESS = 7;
+  static final int FIELD_ERROR = 8;
 
   public JobRecord {
     Checks.checkArgument(jobId > 0, "job id must be > 0, got %s", jobId);
@@ -41,6 +44,19 @@ public record JobRecord(
     Checks.checkNotNull(createType, "create type of job " + jobId);
     objectIds = List.copyOf(objectIds);
     progressSnapshot = progressSnapshot.clone();
+    error = error == null ? "" : error;
+  }
+
+  /** A job without an error. */
+  public JobRecord(
+      int jobId,
+      String definition,
+      JobStatus status,
+      CreateType createType,
+      long createdAtMs,
+      List<Integer> objectIds,
+      byte[] progressSnapshot) {
+    this(jobId, definition, status, createType, createdAtMs, objectIds, progressSnapshot, "");
   }
 
   @Override
@@ -50,11 +66,25 @@ public record JobRecord(
 
   public JobRecord withStatus(JobStatus s) {
     return new JobRecord(
-        jobId, definition, s, createType, createdAtMs, objectIds, progressSnapshot);
+        jobId, definition, s, createType, createdAtMs, objectIds, progressSnapshot, error);
   }
 
   public JobRecord withProgress(byte[] snapshot) {
-    return new JobRecord(jobId, definition, status, createType, createdAtMs, objectIds, snapshot);
+    return new JobRecord(
+        jobId, definition, status, createType, createdAtMs, objectIds, snapshot, error);
+  }
+
+  /** This job {@link JobStatus#PAUSED} because of {@code why}. */
+  public JobRecord paused(String why) {
+    return new JobRecord(
+        jobId,
+        definition,
+        JobStatus.PAUSED,
+        createType,
+        createdAtMs,
+        objectIds,
+        progressSnapshot,
+        why);
   }
 
   public byte[] encode() {
@@ -66,6 +96,9 @@ public record JobRecord(
             .putByte(FIELD_CREATE_TYPE, createType.code())
             .putLong(FIELD_CREATED_AT_MS, createdAtMs)
             .putBytes(FIELD_PROGRESS, progressSnapshot);
+    if (!error.isEmpty()) {
+      w.putString(FIELD_ERROR, error);
+    }
     for (int id : objectIds) {
       w.putInt(FIELD_OBJECT_ID, id);
     }
@@ -81,7 +114,8 @@ public record JobRecord(
         CreateType.fromCode(r.requireByte(FIELD_CREATE_TYPE)),
         r.getLong(FIELD_CREATED_AT_MS, 0),
         r.longs(FIELD_OBJECT_ID).stream().map(Math::toIntExact).toList(),
-        r.has(FIELD_PROGRESS) ? r.bytes(FIELD_PROGRESS) : new byte[0]);
+        r.has(FIELD_PROGRESS) ? r.bytes(FIELD_PROGRESS) : new byte[0],
+        r.getString(FIELD_ERROR, ""));
   }
 
   @Override
@@ -93,7 +127,8 @@ public record JobRecord(
         && j.createType == createType
         && j.createdAtMs == createdAtMs
         && j.objectIds.equals(objectIds)
-        && java.util.Arrays.equals(j.progressSnapshot, progressSnapshot);
+        && java.util.Arrays.equals(j.progressSnapshot, progressSnapshot)
+        && j.error.equals(error);
   }
 
   @Override
@@ -103,6 +138,16 @@ public record JobRecord(
 
   @Override
   public String toString() {
-    return "JobRecord[" + jobId + " " + status + " " + createType + " '" + definition + "']";
+    return "JobRecord["
+        + jobId
+        + " "
+        + status
+        + " "
+        + createType
+        + " '"
+        + definition
+        + "'"
+        + (error.isEmpty() ? "" : " error=" + error)
+        + "]";
   }
 }

@@ -11,12 +11,22 @@ public enum JobStatus {
   /** Backfill done and committed; the job's objects are ready for queries. */
   CREATED(2),
   /** Being cancelled: actors are stopped, then the job and its objects are removed. */
-  CANCELLING(3);
+  CANCELLING(3),
+  /**
+   * Isolated after repeated failures of its own actors (or of an upstream job's): no actor runs,
+   * the relation keeps the last committed contents; {@link JobRecord#error()} says why.
+   */
+  PAUSED(4);
 
   private final byte code;
 
   JobStatus(int code) {
     this.code = (byte) code;
+  }
+
+  /** Whether the job's relation can be read: its backfill finished (it may have stopped since). */
+  public boolean readable() {
+    return this == CREATED || this == PAUSED;
   }
 
   public byte code() {

@@ -136,6 +136,13 @@ public sealed interface DdlCommand {
   record FailJob(int jobId, String reason) implements DdlCommand {}
 
   /**
+   * The barrier shell isolates a CREATED job whose own actors kept failing: the job, and every job
+   * downstream of it, becomes {@code PAUSED} with {@code reason}; recoveries no longer build their
+   * actors, and their relations keep the contents of the last committed epoch.
+   */
+  record PauseJob(int jobId, String reason) implements DdlCommand {}
+
+  /**
    * Recovery: move every actor placed on a compute node that is no longer registered to a live node
    * (all actors of one lost node go to the same live node, so co-located pairs stay co-located and
    * vnode bitmaps are unchanged).
