@@ -77,6 +77,22 @@ public final class TwTypeSystem extends RelDataTypeSystemImpl {
     return super.deriveSumType(tf, t);
   }
 
+  /**
+   * As in PostgreSQL, numeric division is bare {@code numeric}: its digits do not depend on the
+   * operands' declared scales (Calcite's {@code max(6, s1 + p2 + 1)} made a view round {@code y /
+   * 1.1} to 6 places while a batch query kept 16 significant digits).
+   */
+  @Override
+  public RelDataType deriveDecimalDivideType(RelDataTypeFactory tf, RelDataType a, RelDataType b) {
+    RelDataType t = super.deriveDecimalDivideType(tf, a, b);
+    if (t == null || t.getSqlTypeName() != SqlTypeName.DECIMAL) {
+      return t;
+    }
+    return tf.createTypeWithNullability(
+        tf.createSqlType(SqlTypeName.DECIMAL, UNCONSTRAINED_PRECISION, UNCONSTRAINED_SCALE),
+        t.isNullable());
+  }
+
   @Override
   public RelDataType deriveAvgAggType(RelDataTypeFactory tf, RelDataType t) {
     if (SqlTypeUtil.isExactNumeric(t) && !SqlTypeUtil.isDecimal(t)) {
