@@ -48,14 +48,25 @@ final class PlaygroundCommand implements Callable<Integer> {
       description = "compute node /metrics port (0: any free port)")
   int computeHttpPort;
 
+  @Option(
+      names = "--pg-tls-cert",
+      description = "PEM certificate chain for TLS on the PostgreSQL port (with --pg-tls-key)")
+  String pgTlsCert;
+
+  @Option(names = "--pg-tls-key", description = "PEM PKCS#8 private key of --pg-tls-cert")
+  String pgTlsKey;
+
   @Override
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
-    Playground.Options o =
-        new Playground.Options(
-            dataDir, host, pgPort, httpPort, zkPort, computePort, computeHttpPort, 1000);
     Playground p;
     try {
+      Playground.Options o =
+          new Playground.Options(
+                  dataDir, host, pgPort, httpPort, zkPort, computePort, computeHttpPort, 1000)
+              .withPgTls(
+                  dev.tideway.frontend.pgwire.PgTls.configured(
+                      dev.tideway.common.config.TidewayConfig.ofProcess(), pgTlsCert, pgTlsKey));
       p = Playground.start(o, Clock.system());
     } catch (Exception e) {
       spec.commandLine().getErr().println("tideway playground: could not start: " + e.getMessage());

@@ -248,6 +248,14 @@ final class RoleCommands {
         description = "SST id space, distinct from every compute node id")
     int storeSpace;
 
+    @Option(
+        names = "--pg-tls-cert",
+        description = "PEM certificate chain for TLS on the PostgreSQL port (with --pg-tls-key)")
+    String pgTlsCert;
+
+    @Option(names = "--pg-tls-key", description = "PEM PKCS#8 private key of --pg-tls-cert")
+    String pgTlsKey;
+
     @Override
     public Integer call() throws Exception {
       FrontendProcess p;
@@ -255,7 +263,15 @@ final class RoleCommands {
         p =
             FrontendProcess.start(
                 new FrontendProcess.Options(
-                    zookeeper, clusterId, host, port, pgPort, store, storeSpace),
+                    zookeeper,
+                    clusterId,
+                    host,
+                    port,
+                    pgPort,
+                    store,
+                    storeSpace,
+                    dev.tideway.frontend.pgwire.PgTls.configured(
+                        dev.tideway.common.config.TidewayConfig.ofProcess(), pgTlsCert, pgTlsKey)),
                 Clock.system());
       } catch (Exception e) {
         return failed(spec, "frontend", e);

@@ -13,8 +13,10 @@ import dev.tideway.frontend.pgwire.PgException;
 import dev.tideway.frontend.pgwire.PgSession;
 import dev.tideway.frontend.pgwire.SqlState;
 import dev.tideway.frontend.session.Session;
+import dev.tideway.frontend.session.TrackedSession;
 import dev.tideway.frontend.sql.Statement;
 import dev.tideway.frontend.sql.StatementParser;
+import dev.tideway.frontend.syscatalog.Backends;
 import dev.tideway.frontend.syscatalog.GenerateSeries;
 import dev.tideway.frontend.syscatalog.PgCatalog;
 import dev.tideway.frontend.syscatalog.PgFunctions;
@@ -39,6 +41,9 @@ public final class Frontend implements PgSession.Factory {
   private final BatchReader reader;
   private final DmlWriter writer;
   private final ComputeStatus compute;
+
+  /** The client sessions of this frontend ({@code pg_stat_activity}, {@code pg_cancel_backend}). */
+  private final Backends backends = new Backends(dev.tideway.common.time.Clock.system());
 
   public Frontend(MetaClient meta, BatchReader reader, DmlWriter writer) {
     this(meta, reader, writer, ComputeStatus.NONE);
@@ -92,9 +97,10 @@ public final class Frontend implements PgSession.Factory {
   /** A batch engine with every schema and catalog function registered. */
   public BatchEngine newEngine() {
     BatchEngine e = new BatchEngine(() -> meta.relations().stream().map(r -> r.id()).toList());
-    e.addSchema("public", new RelationSchema(meta, reader, false, PgCatalog.pgCatalog(meta)));
+    e.addSchema(
+        "public", new RelationSchema(meta, reader, false, PgCatalog.pgCatalog(meta, backends)));
     e.addSchema("tideway_internal", new RelationSchema(meta, reader, true));
-    e.addSchema("pg_catalog", PgCatalog.pgCatalog(meta));
+    e.addSchema("pg_catalog", PgCatalog.pgCatalog(meta, backends));
     e.addSchema("information_schema", PgCatalog.informationSchema(meta));
     e.addSchema("rw_catalog", RwCatalog.schema(meta, compute));
     for (Method m : PgFunctions.class.getDeclaredMethods()) {
@@ -112,6 +118,11 @@ public final class Frontend implements PgSession.Factory {
         "pg_catalog");
     e.setDefaultSchema("public");
     return e;
+  }
+
+  @Override
+  public PgSession open(PgSession.Client client) {
+    return new TrackedSession(open(client.user(), client.database()), backends, client);
   }
 
   @Override

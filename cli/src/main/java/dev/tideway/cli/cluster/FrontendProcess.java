@@ -42,7 +42,20 @@ public final class FrontendProcess implements AutoCloseable {
       int pekkoPort,
       int pgPort,
       String storeUrl,
-      int storeSpace) {}
+      int storeSpace,
+      javax.net.ssl.SSLContext pgTls) {
+    /** Without TLS on the PostgreSQL port. */
+    public Options(
+        String zookeeper,
+        String clusterId,
+        String host,
+        int pekkoPort,
+        int pgPort,
+        String storeUrl,
+        int storeSpace) {
+      this(zookeeper, clusterId, host, pekkoPort, pgPort, storeUrl, storeSpace, null);
+    }
+  }
 
   private final Deque<AutoCloseable> closers = new ArrayDeque<>();
   private PgServer pg;
@@ -84,7 +97,7 @@ public final class FrontendProcess implements AutoCloseable {
             new StorageBatchReader(storage, id -> Playground.tableOf(client, id)),
             new ComputeDmlWriter(bridge, access, codec, clock),
             new ComputeStatusClient(bridge, access, clock));
-    pg = new PgServer(PgServerConfig.defaults(o.pgPort()), frontend);
+    pg = new PgServer(PgServerConfig.defaults(o.pgPort()).withTls(o.pgTls()), frontend);
     pg.start();
     closers.push(pg);
     access

@@ -65,7 +65,44 @@ public final class Playground implements AutoCloseable {
       int zkPort,
       int computePort,
       int computeHttpPort,
-      long barrierIntervalMs) {
+      long barrierIntervalMs,
+      javax.net.ssl.SSLContext pgTls) {
+    /** Without TLS on the PostgreSQL port. */
+    public Options(
+        Path dataDir,
+        String host,
+        int pgPort,
+        int metaHttpPort,
+        int zkPort,
+        int computePort,
+        int computeHttpPort,
+        long barrierIntervalMs) {
+      this(
+          dataDir,
+          host,
+          pgPort,
+          metaHttpPort,
+          zkPort,
+          computePort,
+          computeHttpPort,
+          barrierIntervalMs,
+          null);
+    }
+
+    /** These options with TLS on the PostgreSQL port ({@code PgTls}; null: none). */
+    public Options withPgTls(javax.net.ssl.SSLContext tls) {
+      return new Options(
+          dataDir,
+          host,
+          pgPort,
+          metaHttpPort,
+          zkPort,
+          computePort,
+          computeHttpPort,
+          barrierIntervalMs,
+          tls);
+    }
+
     /** Options whose compute metrics port is any free one (tests, several playgrounds). */
     public Options(
         Path dataDir,
@@ -157,7 +194,7 @@ public final class Playground implements AutoCloseable {
             new StorageBatchReader(storage, id -> tableOf(client, id)),
             new ComputeDmlWriter(bridge, access, codec, clock),
             new ComputeStatusClient(bridge, access, clock));
-    pg = new PgServer(PgServerConfig.defaults(options.pgPort()), frontend);
+    pg = new PgServer(PgServerConfig.defaults(options.pgPort()).withTls(options.pgTls()), frontend);
     pg.start();
     closers.push(pg);
     LOG.info("playground up: {}", psqlLine());

@@ -116,8 +116,14 @@ public final class Fuzz {
               "a recovery started at step " + steps + "; last statements:\n" + recent());
         }
       }
-      for (String t : SqlGen.TABLES) {
-        exec(st, "DROP TABLE IF EXISTS " + t + " CASCADE");
+      try {
+        for (String t : SqlGen.TABLES) {
+          exec(st, "DROP TABLE IF EXISTS " + t + " CASCADE");
+        }
+      } catch (SQLException e) {
+        if (differences.isEmpty()) {
+          differences.add("cleaning up failed: " + e.getMessage());
+        }
       }
     }
     return new Report(

@@ -159,7 +159,7 @@ public final class BatchEngine implements AutoCloseable {
     try {
       PreparedStatement ps = prepared(sql);
       return new Described(columns(sql, ps.getMetaData()), params(ps.getParameterMetaData()));
-    } catch (SQLException | RuntimeException | ExceptionInInitializerError e) {
+    } catch (SQLException | RuntimeException | LinkageError e) {
       // (Calcite evaluates constant expressions in a generated class's static initializer)
       throw translate(e, sql);
     }
@@ -205,7 +205,7 @@ public final class BatchEngine implements AutoCloseable {
       } finally {
         running = null;
       }
-    } catch (SQLException | RuntimeException | ExceptionInInitializerError e) {
+    } catch (SQLException | RuntimeException | LinkageError e) {
       // (Calcite evaluates constant expressions in a generated class's static initializer)
       throw translate(e, sql);
     }
@@ -235,7 +235,7 @@ public final class BatchEngine implements AutoCloseable {
       while (rs.next()) {
         lines.addAll(List.of(rs.getString(1).split("\n")));
       }
-    } catch (SQLException | RuntimeException | ExceptionInInitializerError e) {
+    } catch (SQLException | RuntimeException | LinkageError e) {
       // (Calcite evaluates constant expressions in a generated class's static initializer)
       throw translate(e, sql);
     }
@@ -334,9 +334,42 @@ public final class BatchEngine implements AutoCloseable {
       Pattern.compile("Cannot apply '([^']+)' to arguments of type '([^']*)'");
 
   /** Maps a Calcite failure to a PostgreSQL error with SQLSTATE and position. */
+  /** What each generated class whose static initializer failed answered, by class name. */
+  private static final java.util.Map<String, PgException> FAILED_INITIALIZERS =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  private static String initializedClass(String message) {
+    String m = String.valueOf(message);
+    return m.substring(m.lastIndexOf(' ') + 1);
+  }
+
   public static PgException translate(Throwable e, String sql) {
     if (e instanceof PgException pe) {
       return pe;
+    }
+    if (e instanceof NoClassDefFoundError n
+        && String.valueOf(n.getMessage()).contains("initialize")) {
+      // Calcite evaluates a query's constant expressions in a generated class's static
+      // initializer and caches the class: once that failed (ExceptionInInitializerError, answered
+      // with its cause), the same plan finds the class unusable. Say what the first run said.
+      PgException first = FAILED_INITIALIZERS.get(initializedClass(n.getMessage()));
+      return first != null
+          ? first
+          : PgException.error(
+              SqlState.DATA_EXCEPTION, "a constant expression of this query cannot be evaluated");
+    }
+    if (e instanceof ExceptionInInitializerError init && init.getCause() != null) {
+      PgException out = translate(init.getCause(), sql);
+      for (StackTraceElement f : init.getCause().getStackTrace()) {
+        if (f.getMethodName().equals("<clinit>")) {
+          if (FAILED_INITIALIZERS.size() > 1000) {
+            FAILED_INITIALIZERS.clear();
+          }
+          FAILED_INITIALIZERS.put(f.getClassName(), out);
+          break;
+        }
+      }
+      return out;
     }
     StringBuilder all = new StringBuilder();
     for (Throwable c = e; c != null; c = c.getCause()) {

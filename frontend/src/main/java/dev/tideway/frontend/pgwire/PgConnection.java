@@ -22,19 +22,20 @@ import java.util.Map;
  * {@code Parse ""} / {@code Bind ""}.
  */
 final class PgConnection implements Runnable {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(PgConnection.class);
   static final int PROTOCOL_3_0 = 196608;
   static final int SSL_REQUEST = 80877103;
   static final int GSSENC_REQUEST = 80877104;
   static final int CANCEL_REQUEST = 80877102;
   static final String SERVER_VERSION = "13.14.0";
 
-  private final Socket socket;
+  private Socket socket;
   private final PgServer server;
   private final int pid;
   private final int secret;
-  private final PgReader reader;
-  private final PgWriter writer;
-  private final PgCopy copy;
+  private PgReader reader;
+  private PgWriter writer;
+  private PgCopy copy;
   private final Map<String, PgSession.Prepared> statements = new HashMap<>();
   private final Map<String, Portal> portals = new HashMap<>();
   private volatile PgSession session;
@@ -92,6 +93,8 @@ final class PgConnection implements Runnable {
     } catch (IOException e) {
       // the client went away
     } catch (RuntimeException | Error e) {
+      // a failure no statement explains ends the connection: keep the stack for the operator
+      LOG.error("connection {}: internal error; closing it", pid, e);
       trySendError(PgException.fatal(SqlState.INTERNAL_ERROR, "internal error: " + e));
     } finally {
       server.unregister(this);
@@ -118,6 +121,28 @@ final class PgConnection implements Runnable {
 
   // ---- startup ---------------------------------------------------------------------------------
 
+  /**
+   * The client asked for TLS and was told yes: the handshake runs on this socket, and the rest of
+   * the conversation goes through it (nothing was read past the SSLRequest: the reader does not
+   * buffer ahead).
+   */
+  private void upgradeToTls() throws IOException {
+    javax.net.ssl.SSLSocket tls =
+        (javax.net.ssl.SSLSocket)
+            server
+                .config()
+                .tls()
+                .getSocketFactory()
+                .createSocket(
+                    socket, socket.getInetAddress().getHostAddress(), socket.getPort(), true);
+    tls.setUseClientMode(false);
+    tls.startHandshake();
+    socket = tls;
+    reader = new PgReader(tls.getInputStream(), server.config().maxMessageBytes());
+    writer = new PgWriter(tls.getOutputStream());
+    copy = new PgCopy(reader, writer);
+  }
+
   /** Runs the startup phase; false when the connection ends in it (cancel, probe, failure). */
   private boolean startup() throws IOException {
     while (true) {
@@ -126,7 +151,15 @@ final class PgConnection implements Runnable {
         return false;
       }
       switch (st.code()) {
-        case SSL_REQUEST, GSSENC_REQUEST -> writer.rawByte('N');
+        case SSL_REQUEST -> {
+          if (server.config().tls() == null) {
+            writer.rawByte('N');
+          } else {
+            writer.rawByte('S');
+            upgradeToTls();
+          }
+        }
+        case GSSENC_REQUEST -> writer.rawByte('N');
         case CANCEL_REQUEST -> {
           int targetPid = st.body().getInt();
           int targetSecret = st.body().getInt();
@@ -167,7 +200,18 @@ final class PgConnection implements Runnable {
     if (!auth.authenticate(user)) {
       return false;
     }
-    session = server.sessions().open(user, database);
+    session =
+        server
+            .sessions()
+            .open(
+                new PgSession.Client(
+                    pid,
+                    user,
+                    database,
+                    params.getOrDefault("application_name", ""),
+                    socket.getInetAddress() == null ? "" : socket.getInetAddress().getHostAddress(),
+                    socket.getPort(),
+                    this::cancel));
     sendParameterStatus(params, user);
     writer.begin('K').putInt(pid).putInt(secret).end();
     readyForQuery();

@@ -112,8 +112,30 @@ public interface PgSession {
   /** The connection closed. */
   void close();
 
+  /**
+   * Who is on the other end of a connection, as {@code pg_stat_activity} shows it.
+   *
+   * @param pid the backend id the client got in BackendKeyData (what {@code pg_backend_pid()} and
+   *     {@code pg_cancel_backend} name)
+   * @param address the client's IP address, or empty
+   * @param port the client's TCP port, or -1
+   */
+  record Client(
+      int pid,
+      String user,
+      String database,
+      String applicationName,
+      String address,
+      int port,
+      Runnable cancel) {}
+
   /** Opens sessions for authenticated connections. */
   interface Factory {
+    /** A new session for {@code client}; by default {@link #open(String, String)}. */
+    default PgSession open(Client client) {
+      return open(client.user(), client.database());
+    }
+
     /**
      * A new session for {@code user} on {@code database}; a {@link PgException} (FATAL 3D000 for an
      * unknown database) refuses the connection.

@@ -26,6 +26,7 @@ public final class SqlState {
   public static final String DUPLICATE_OBJECT = "42710";
   public static final String INDETERMINATE_DATATYPE = "42P18";
   public static final String DATATYPE_MISMATCH = "42804";
+  public static final String DATA_EXCEPTION = "22000";
   public static final String INVALID_PARAMETER_VALUE = "22023";
   public static final String INVALID_TEXT_REPRESENTATION = "22P02";
   public static final String DIVISION_BY_ZERO = "22012";

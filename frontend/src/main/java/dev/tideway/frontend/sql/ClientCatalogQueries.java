@@ -31,12 +31,49 @@ final class ClientCatalogQueries {
 
   private ClientCatalogQueries() {}
 
-  /** psql's {@code \d+} relation-info query without its array expression; others unchanged. */
+  private static final Pattern FIRST_SCHEMA =
+      Pattern.compile("\\((?:pg_catalog\\.)?current_schemas\\((?i:true|false)\\)\\)\\[1\\]");
+
+  private static final Pattern ANY_SCHEMA =
+      Pattern.compile(
+          "=\\s*ANY\\s*\\(\\s*(?:pg_catalog\\.)?current_schemas\\((?i:(true|false))\\)\\s*\\)");
+
+  private static final Pattern SCHEMA_RANK =
+      Pattern.compile(
+          "LEFT JOIN \\(select ns\\.oid as nspoid, ns\\.nspname, r\\.r\\s.*?\\) as sp\\s+ON"
+              + " sp\\.nspoid = typnamespace",
+          Pattern.DOTALL);
+
+  /**
+   * Client catalog queries rest on arrays the batch engine does not have: psql's {@code \d+}
+   * relation info loses its {@code reloptions} expression, and pgjdbc's uses of {@code
+   * current_schemas(…)} (getSchemas, type lookups) become the search path spelled out ({@code
+   * pg_catalog}, {@code public}); others are unchanged.
+   */
   static String rewrite(String sql) {
-    if (!sql.contains("c.reloptions")) {
-      return sql;
+    String out = sql;
+    if (out.contains("c.reloptions")) {
+      out = RELOPTIONS.matcher(out).replaceFirst("''");
     }
-    return RELOPTIONS.matcher(sql).replaceFirst("''");
+    if (out.contains("current_schemas(")) {
+      out = FIRST_SCHEMA.matcher(out).replaceAll("'pg_catalog'");
+      Matcher m = ANY_SCHEMA.matcher(out);
+      StringBuilder b = new StringBuilder();
+      while (m.find()) {
+        boolean implicit = m.group(1).equalsIgnoreCase("true");
+        m.appendReplacement(b, implicit ? "IN ('pg_catalog', 'public')" : "IN ('public')");
+      }
+      m.appendTail(b);
+      out = b.toString();
+      if (SCHEMA_RANK.matcher(out).find()) {
+        out =
+            SCHEMA_RANK
+                .matcher(out)
+                .replaceFirst("")
+                .replace("ORDER BY sp.r, pg_type.oid DESC", "ORDER BY pg_type.oid DESC");
+      }
+    }
+    return out;
   }
 
   /** pgjdbc's getPrimaryKeys query as a {@link Statement.PrimaryKeys}, if it is one. */

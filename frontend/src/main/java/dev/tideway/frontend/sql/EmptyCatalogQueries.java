@@ -6,10 +6,10 @@ import java.util.Optional;
 /**
  * Catalog queries psql sends for {@code \d NAME} that Calcite cannot compile (array literals,
  * {@code = any(array)}, {@code unnest(...) s(attnum)}) and that read catalogs which are always
- * empty here (no row-level policies, no extended statistics): they are answered with their columns
- * and no rows, which is exactly what PostgreSQL answers for a relation without policies or
- * statistics. Recognised by the text psql 13–17 sends (see the catalog corpus in the tests); any
- * other query over these catalogs goes through Calcite as usual.
+ * empty here (no row-level policies, no extended statistics, no indexes): they are answered with
+ * their columns and no rows, which is exactly what PostgreSQL answers for a relation without
+ * policies or statistics. Recognised by the text psql 13–17 sends (see the catalog corpus in the
+ * tests); any other query over these catalogs goes through Calcite as usual.
  *
  * <p>Pure functions.
  */
@@ -40,7 +40,27 @@ final class EmptyCatalogQueries {
                   "ndist_enabled",
                   "deps_enabled",
                   "mcv_enabled",
-                  "stxstattarget")));
+                  "stxstattarget")),
+          // pgjdbc's DatabaseMetaData.getIndexInfo (arrays and _pg_expandarray): no indexes here
+          new Known(
+              "SELECT tmp.TABLE_CAT AS \"TABLE_CAT\",",
+              "pg_catalog.pg_class ct JOIN pg_catalog.pg_namespace n ON (ct.relnamespace = n.oid)"
+                  + " JOIN pg_catalog.pg_index i",
+              List.of(
+                  "TABLE_CAT",
+                  "TABLE_SCHEM",
+                  "TABLE_NAME",
+                  "NON_UNIQUE",
+                  "INDEX_QUALIFIER",
+                  "INDEX_NAME",
+                  "TYPE",
+                  "ORDINAL_POSITION",
+                  "COLUMN_NAME",
+                  "ASC_OR_DESC",
+                  "CARDINALITY",
+                  "PAGES",
+                  "FILTER_CONDITION",
+                  "REMARKS")));
 
   private EmptyCatalogQueries() {}
 

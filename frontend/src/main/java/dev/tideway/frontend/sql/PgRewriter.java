@@ -22,7 +22,8 @@ import org.apache.calcite.sql.parser.SqlAbstractParserImpl;
  *   <li>words Calcite reserves and PostgreSQL does not, used as names: {@code count}, {@code sum},
  *       {@code min}, {@code max}, {@code avg}, {@code value}, {@code one} when no {@code (}
  *       follows, and any reserved word as the last word of a select item after {@code AS} ({@code
- *       SELECT 1 AS one}), are quoted.
+ *       SELECT 1 AS one}), and {@code member} after a {@code .} (psql's {@code m.member}), are
+ *       quoted.
  * </ul>
  *
  * <p>Everything else PostgreSQL-specific ({@code ::}, {@code ~}, {@code INTERVAL '1 hour'},
@@ -73,6 +74,14 @@ final class PgRewriter {
                 : i + 1;
         continue;
       }
+      int typed = typedTimestamptz(t, i);
+      if (typed > i) {
+        // TIMESTAMP WITH TIME ZONE '…' / TIMESTAMPTZ '…': Calcite's literal of that type fails in
+        // its validator (a ClassCastException); the cast takes PostgreSQL's zone forms
+        out.add("CAST(" + t.get(typed).text() + " AS timestamptz)");
+        i = typed + 1;
+        continue;
+      }
       if (tok.isWord("COLLATE")) {
         i = skipQualifiedName(t, nextIndex(t, i));
         continue;
@@ -80,6 +89,12 @@ final class PgRewriter {
       if (tok.kind() == Token.Kind.WORD
           && NAME_WORDS.contains(tok.text().toUpperCase(Locale.ROOT))
           && next(t, i, 1).kind() != Token.Kind.LPAREN) {
+        out.add("\"" + tok.text().toLowerCase(Locale.ROOT) + "\"");
+        i++;
+        continue;
+      }
+      if (tok.isWord("MEMBER") && previous(t, i).kind() == Token.Kind.DOT) {
+        // a qualified column PostgreSQL does not reserve: psql's \du reads m.member
         out.add("\"" + tok.text().toLowerCase(Locale.ROOT) + "\"");
         i++;
         continue;
@@ -166,6 +181,33 @@ final class PgRewriter {
       j = nextIndex(t, j);
     }
     return j < t.size() ? t.get(j) : new Token(Token.Kind.SPACE, "", 0);
+  }
+
+  /** The index of the string of a timestamptz literal starting at {@code i}, or -1. */
+  private static int typedTimestamptz(List<Token> t, int i) {
+    int j;
+    if (t.get(i).isWord("TIMESTAMPTZ")) {
+      j = nextIndex(t, i);
+    } else if (t.get(i).isWord("TIMESTAMP")
+        && next(t, i, 1).isWord("WITH")
+        && next(t, i, 2).isWord("TIME")
+        && next(t, i, 3).isWord("ZONE")) {
+      j = i;
+      for (int k = 0; k < 4; k++) {
+        j = nextIndex(t, j);
+      }
+    } else {
+      return -1;
+    }
+    return j < t.size() && t.get(j).kind() == Token.Kind.STRING ? j : -1;
+  }
+
+  private static Token previous(List<Token> t, int i) {
+    int j = i - 1;
+    while (j >= 0 && t.get(j).isTrivia()) {
+      j--;
+    }
+    return j >= 0 ? t.get(j) : new Token(Token.Kind.SPACE, "", 0);
   }
 
   private static int nextIndex(List<Token> t, int i) {

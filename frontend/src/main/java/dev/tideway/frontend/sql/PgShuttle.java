@@ -253,6 +253,13 @@ final class PgShuttle extends SqlShuttle {
   }
 
   private static SqlNode cast(SqlNode operand, SqlDataTypeSpec spec, SqlParserPos p) {
+    if (operand instanceof SqlLiteral b
+        && b.getTypeName() == org.apache.calcite.sql.type.SqlTypeName.BOOLEAN
+        && b.getValue() != null
+        && SqlTypes.isIntegerTypeName(spec.getTypeNameSpec().getTypeName().getSimple())) {
+      // TRUE::int is 1 in PostgreSQL; Calcite has no cast from BOOLEAN to a number
+      return SqlLiteral.createExactNumeric(b.booleanValue() ? "1" : "0", p);
+    }
     SqlNode rounded = IntegerCasts.fold(operand, spec, p);
     if (rounded != null) {
       return rounded;

@@ -44,6 +44,12 @@ public final class SqlTypes {
     };
   }
 
+  /** Whether a type name (PostgreSQL's or Calcite's) is an integer type. */
+  static boolean isIntegerTypeName(String name) {
+    String c = calciteTypeName(name.toLowerCase(java.util.Locale.ROOT));
+    return c.equals("SMALLINT") || c.equals("INTEGER") || c.equals("BIGINT");
+  }
+
   /** The Calcite SQL spelling of a Tideway type (for CASTs). */
   public static String calciteName(DataType t) {
     return switch (t.id()) {

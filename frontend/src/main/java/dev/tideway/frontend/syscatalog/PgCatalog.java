@@ -21,9 +21,15 @@ import org.apache.calcite.schema.impl.AbstractSchema;
 public final class PgCatalog {
   private PgCatalog() {}
 
-  /** The {@code pg_catalog} schema. */
+  /** The {@code pg_catalog} schema, with no connected sessions to list. */
   public static AbstractSchema pgCatalog(MetaClient meta) {
+    return pgCatalog(meta, new Backends(dev.tideway.common.time.Clock.system()));
+  }
+
+  /** The {@code pg_catalog} schema; {@code pg_stat_activity} lists {@code backends}. */
+  public static AbstractSchema pgCatalog(MetaClient meta, Backends backends) {
     Map<String, Table> t = new LinkedHashMap<>();
+    t.put("pg_stat_activity", table(Backends.COLUMNS, m -> backends.rows(), meta));
     t.put(
         "pg_namespace",
         table(
@@ -83,8 +89,48 @@ public final class PgCatalog {
     t.put(
         "pg_roles",
         table(
-            "oid bigint, rolname varchar, rolsuper boolean, rolcanlogin boolean",
-            m -> List.<Object[]>of(new Object[] {CatalogIds.ROLE_ROOT, "root", true, true}),
+            "oid bigint, rolname varchar, rolsuper boolean, rolinherit boolean, rolcreaterole"
+                + " boolean, rolcreatedb boolean, rolcanlogin boolean, rolreplication boolean,"
+                + " rolconnlimit int, rolpassword varchar, rolvaliduntil timestamptz,"
+                + " rolbypassrls boolean, rolconfig varchar",
+            m ->
+                List.<Object[]>of(
+                    new Object[] {
+                      CatalogIds.ROLE_ROOT,
+                      "root",
+                      true,
+                      true,
+                      true,
+                      true,
+                      true,
+                      true,
+                      -1,
+                      "********",
+                      null,
+                      true,
+                      null
+                    }),
+            meta));
+    t.put(
+        "pg_auth_members",
+        table(
+            "oid bigint, roleid bigint, member bigint, grantor bigint, admin_option boolean",
+            m -> List.of(),
+            meta));
+    t.put(
+        "pg_proc",
+        table(
+            "oid bigint, proname varchar, pronamespace bigint, proowner bigint, prokind varchar,"
+                + " prorettype bigint, proretset boolean, pronargs smallint, proargtypes varchar,"
+                + " prosrc varchar, prolang bigint",
+            m -> List.of(),
+            meta));
+    t.put(
+        "pg_extension",
+        table(
+            "oid bigint, extname varchar, extowner bigint, extnamespace bigint,"
+                + " extrelocatable boolean, extversion varchar",
+            m -> List.of(),
             meta));
     t.put("pg_authid", t.get("pg_roles"));
     t.put(
@@ -156,8 +202,6 @@ public final class PgCatalog {
             "oid bigint, tgrelid bigint, tgname varchar, tgisinternal boolean",
             m -> List.of(),
             meta));
-    t.put(
-        "pg_proc", table("oid bigint, proname varchar, pronamespace bigint", m -> List.of(), meta));
     t.put(
         "pg_settings",
         table(

@@ -20,6 +20,47 @@ public final class PgFunctions {
   /** The connected user of the session running on this thread (set with {@link #CURRENT}). */
   public static final ThreadLocal<String> USER = new ThreadLocal<>();
 
+  /** The session running on this thread, when it runs behind a connection ({@code pg_stat_*}). */
+  public static final ThreadLocal<Backends.Entry> BACKEND = new ThreadLocal<>();
+
+  /** The backend id this connection got (BackendKeyData), as in PostgreSQL. */
+  public static Integer pg_backend_pid() {
+    Backends.Entry e = BACKEND.get();
+    return e == null ? 0 : e.pid();
+  }
+
+  /** Cancels the running statement of session {@code pid} on this frontend; false if none. */
+  public static Boolean pg_cancel_backend(Integer pid) {
+    Backends.Entry e = BACKEND.get();
+    return pid == null ? null : e != null && e.owner().cancel(pid);
+  }
+
+  /** {@code to_char(timestamp, template)}; see {@link PgToChar} for the patterns. */
+  public static String to_char(java.sql.Timestamp t, String template) {
+    return t == null || template == null ? null : PgToChar.format(t.toLocalDateTime(), template);
+  }
+
+  /** {@code to_char(numeric, template)}. */
+  public static String to_char(java.math.BigDecimal v, String template) {
+    return v == null || template == null ? null : PgToChar.format(v, template);
+  }
+
+  public static Boolean pg_function_is_visible(Long oid) {
+    return oid == null ? null : Boolean.TRUE;
+  }
+
+  public static Boolean pg_type_is_visible(Long oid) {
+    return oid == null ? null : Boolean.TRUE;
+  }
+
+  public static String pg_get_function_result(Long oid) {
+    return null;
+  }
+
+  public static String pg_get_function_arguments(Long oid) {
+    return null;
+  }
+
   public static Boolean pg_table_is_visible(Long oid) {
     return oid == null ? null : Boolean.TRUE;
   }

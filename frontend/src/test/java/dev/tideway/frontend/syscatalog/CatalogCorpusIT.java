@@ -33,7 +33,7 @@ class CatalogCorpusIT {
       new TreeSet<>(
           List.of(
               1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 19, 20, 22, 23, 24, 25, 26,
-              27, 28, 29, 30, 31, 32, 33, 35, 37));
+              27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44));
 
   /** Parameter values for the pgjdbc statements, per statement number. */
   static final Map<Integer, List<Object>> PARAMS =

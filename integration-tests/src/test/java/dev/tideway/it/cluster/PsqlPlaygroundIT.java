@@ -284,6 +284,56 @@ class PsqlPlaygroundIT {
   }
 
   @Test
+  void pgCancelBackendStopsAnotherSessionsStatementFoundInPgStatActivity() throws Exception {
+    load("pc_t", 12_000);
+    Process p =
+        command(
+                "SET application_name = 'loader'",
+                "SET backfill_rate_limit = 100",
+                "CREATE MATERIALIZED VIEW pc_mv AS SELECT k, v FROM pc_t")
+            .start();
+    String find =
+        "SELECT pid FROM pg_stat_activity WHERE state = 'active'"
+            + " AND query LIKE 'CREATE MATERIALIZED VIEW pc_mv%' AND pid <> pg_backend_pid()";
+    long waited = 0;
+    List<String> pid = psqlRows(find);
+    while (pid.isEmpty()) {
+      assertThat(waited).as("the create never showed up in pg_stat_activity").isLessThan(60_000);
+      waited += sleepMs(200);
+      pid = psqlRows(find);
+    }
+    assertThat(psqlRows("SELECT pg_cancel_backend(" + pid.get(0) + ")")).containsExactly("t");
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(out).contains("57014").contains("canceling statement due to user request");
+    assertThat(psqlRows("SELECT pg_cancel_backend(" + pid.get(0) + ")"))
+        .as("the session is gone")
+        .containsExactly("f");
+    List<String> me =
+        psqlRows(
+            "SELECT usename, state, pid = pg_backend_pid() FROM pg_stat_activity"
+                + " WHERE pid = pg_backend_pid()");
+    assertThat(me).containsExactly("root|active|t");
+  }
+
+  @Test
+  void describeCommandsForRolesFunctionsTypesAndExtensions() throws Exception {
+    Run r = psql("\\du", "\\dg", "\\df", "\\dT", "\\dx");
+    assertThat(r.exit()).as(r.out()).isZero();
+    assertThat(r.out())
+        .contains("List of roles")
+        .contains("root")
+        .contains("Superuser")
+        .contains("List of functions")
+        .contains("List of data types")
+        .contains("List of installed extensions");
+    assertThat(psqlRows("SELECT TRUE::int, FALSE::bigint, to_char(1234.5, 'FM9,999.00')"))
+        .containsExactly("1|0|1,234.50");
+    assertThat(psqlRows("SELECT TIMESTAMP WITH TIME ZONE '2024-01-01 10:00:00+02'"))
+        .containsExactly("2024-01-01 08:00:00+00");
+  }
+
+  @Test
   void rateLimitZeroHoldsABackgroundJobUntilCancelled() throws Exception {
     load("rz_t", 3000);
     Run r =
