@@ -9,6 +9,7 @@ import dev.tideway.frontend.meta.DmlWriter;
 import dev.tideway.frontend.meta.InMemoryCluster;
 import dev.tideway.frontend.meta.MetaClient;
 import dev.tideway.frontend.meta.Relation;
+import dev.tideway.frontend.pgwire.PgAuth;
 import dev.tideway.frontend.pgwire.PgException;
 import dev.tideway.frontend.pgwire.PgSession;
 import dev.tideway.frontend.pgwire.SqlState;
@@ -132,6 +133,25 @@ public final class Frontend implements PgSession.Factory {
           SqlState.INVALID_CATALOG_NAME, "database \"" + database + "\" does not exist");
     }
     return new Session(user, meta, reader, writer, newEngine());
+  }
+
+  /**
+   * The users connections authenticate as ({@link PgAuth#catalog}): the catalog's, each with its
+   * SCRAM verifier (empty text: no password); a role without LOGIN is refused.
+   */
+  public PgAuth.Users authUsers() {
+    return user ->
+        meta.users()
+            .find(user)
+            .map(
+                p -> {
+                  if ("false".equals(p.get("login"))) {
+                    throw PgException.fatal(
+                        SqlState.INVALID_AUTHORIZATION,
+                        "role \"" + user + "\" is not permitted to log in");
+                  }
+                  return p.getOrDefault("password", "");
+                });
   }
 
   public MetaClient meta() {

@@ -53,6 +53,8 @@ public final class ProtocolKryoRegistrar implements KryoRegistrar {
     r.addRecord(1012, DdlCommand.Drop.class);
     r.addRecord(1013, DdlCommand.CancelJob.class);
     r.addRecord(1014, DdlCommand.CreateSource.class);
+    r.addRecord(1015, DdlCommand.CreateUser.class);
+    r.addRecord(1016, DdlCommand.AlterUser.class);
     r.addEnum(1020, ObjectKind.class, ObjectKind::code, ObjectKind::fromCode);
     r.addEnum(1021, CreateType.class, CreateType::code, CreateType::fromCode);
 

@@ -97,7 +97,12 @@ public final class FrontendProcess implements AutoCloseable {
             new StorageBatchReader(storage, id -> Playground.tableOf(client, id)),
             new ComputeDmlWriter(bridge, access, codec, clock),
             new ComputeStatusClient(bridge, access, clock));
-    pg = new PgServer(PgServerConfig.defaults(o.pgPort()).withTls(o.pgTls()), frontend);
+    pg =
+        new PgServer(
+            PgServerConfig.defaults(o.pgPort())
+                .withTls(o.pgTls())
+                .withAuth(dev.tideway.frontend.pgwire.PgAuth.catalog(frontend.authUsers())),
+            frontend);
     pg.start();
     closers.push(pg);
     access

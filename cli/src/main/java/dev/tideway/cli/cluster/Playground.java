@@ -194,7 +194,12 @@ public final class Playground implements AutoCloseable {
             new StorageBatchReader(storage, id -> tableOf(client, id)),
             new ComputeDmlWriter(bridge, access, codec, clock),
             new ComputeStatusClient(bridge, access, clock));
-    pg = new PgServer(PgServerConfig.defaults(options.pgPort()).withTls(options.pgTls()), frontend);
+    pg =
+        new PgServer(
+            PgServerConfig.defaults(options.pgPort())
+                .withTls(options.pgTls())
+                .withAuth(dev.tideway.frontend.pgwire.PgAuth.catalog(frontend.authUsers())),
+            frontend);
     pg.start();
     closers.push(pg);
     LOG.info("playground up: {}", psqlLine());

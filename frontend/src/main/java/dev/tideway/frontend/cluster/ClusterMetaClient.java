@@ -14,6 +14,7 @@ import dev.tideway.frontend.meta.MetaClient;
 import dev.tideway.frontend.meta.Relation;
 import dev.tideway.frontend.meta.RelationKind;
 import dev.tideway.frontend.meta.TableStats;
+import dev.tideway.frontend.meta.Users;
 import dev.tideway.frontend.meta.WriteAck;
 import dev.tideway.frontend.pgwire.PgException;
 import dev.tideway.frontend.pgwire.SqlState;
@@ -69,6 +70,13 @@ public final class ClusterMetaClient implements MetaClient {
     this.store = store;
     this.clock = clock;
     this.progressIntervalMs = progressIntervalMs;
+  }
+
+  private final Users users = new CatalogUsers(this::state, this::call);
+
+  @Override
+  public Users users() {
+    return users;
   }
 
   private CatalogState state() {

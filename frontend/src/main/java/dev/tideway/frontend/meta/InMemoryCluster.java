@@ -56,6 +56,13 @@ public final class InMemoryCluster implements MetaClient, BatchReader, DmlWriter
   private final AtomicReference<State> state =
       new AtomicReference<>(new State(new TreeMap<>(), Map.of(), Map.of(), 1));
   private final AtomicInteger nextId = new AtomicInteger(16_383);
+  private final Users users = Users.inMemory();
+
+  @Override
+  public Users users() {
+    return users;
+  }
+
   private final AtomicLong nextRowId = new AtomicLong(1);
   private final AtomicLong flushes = new AtomicLong();
   private final Clock clock;

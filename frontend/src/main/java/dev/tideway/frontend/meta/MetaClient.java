@@ -18,6 +18,11 @@ public interface MetaClient {
     return relations().stream().filter(r -> r.name().equals(name)).findFirst();
   }
 
+  /** The cluster's users ({@code CREATE USER}, authentication, {@code pg_roles}). */
+  default Users users() {
+    throw PgException.unsupported("users");
+  }
+
   /** A fresh id for a relation or a state table. */
   int allocateId();
 

@@ -41,6 +41,22 @@ final class PgAuthenticator {
     boolean ok;
     switch (auth.method()) {
       case TRUST -> ok = true;
+      case CATALOG -> {
+        Optional<String> verifier = auth.users().verifier(user);
+        if (verifier.isEmpty()) {
+          throw PgException.fatal(
+              SqlState.INVALID_AUTHORIZATION, "role \"" + user + "\" does not exist");
+        }
+        if (verifier.get().isEmpty()) {
+          ok = true;
+        } else {
+          Optional<Boolean> r = scramWith(Scram.fromVerifier(verifier.get(), nonce()));
+          if (r.isEmpty()) {
+            return false;
+          }
+          ok = r.get();
+        }
+      }
       case CLEARTEXT -> {
         writer.begin('R').putInt(AUTH_CLEARTEXT).end();
         PgBuffer p = password();
@@ -94,6 +110,14 @@ final class PgAuthenticator {
   }
 
   private Optional<Boolean> scram(String user, String password) throws IOException {
+    return scramWith(Optional.of(new Scram(password, salt(user, password), nonce())));
+  }
+
+  /**
+   * Runs the SCRAM exchange with {@code exchange}; an empty one (a malformed stored verifier) runs
+   * against a mock that no proof matches.
+   */
+  private Optional<Boolean> scramWith(Optional<Scram> exchange) throws IOException {
     writer.begin('R').putInt(AUTH_SASL).putCString("SCRAM-SHA-256").putByte(0).end();
     PgBuffer first = password();
     if (first == null) {
@@ -105,7 +129,7 @@ final class PgAuthenticator {
     }
     int len = first.getInt();
     String clientFirst = new String(first.getBytes(len), StandardCharsets.UTF_8);
-    Scram scram = new Scram(password, salt(user, password), nonce());
+    Scram scram = exchange.orElseGet(() -> new Scram(null, salt("", null), nonce()));
     String serverFirst = scram.serverFirst(clientFirst);
     writer.begin('R').putInt(AUTH_SASL_CONTINUE).putBytes(bytes(serverFirst)).end();
     PgBuffer fin = password();

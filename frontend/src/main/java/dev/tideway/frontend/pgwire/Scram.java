@@ -48,6 +48,59 @@ final class Scram {
     }
   }
 
+  /**
+   * An exchange against a stored verifier ({@link #verifier}'s form): the password itself is not
+   * kept anywhere.
+   */
+  private Scram(byte[] storedKey, byte[] serverKey, byte[] salt, String serverNonce) {
+    this.storedKey = storedKey;
+    this.serverKey = serverKey;
+    this.salt = salt;
+    this.serverNonce = serverNonce;
+  }
+
+  /** An exchange for a user whose verifier is {@code verifier}; empty when it is malformed. */
+  static Optional<Scram> fromVerifier(String verifier, String serverNonce) {
+    java.util.regex.Matcher m = VERIFIER.matcher(verifier);
+    if (!m.matches() || Integer.parseInt(m.group(1)) != ITERATIONS) {
+      return Optional.empty();
+    }
+    Base64.Decoder d = Base64.getDecoder();
+    try {
+      return Optional.of(
+          new Scram(d.decode(m.group(3)), d.decode(m.group(4)), d.decode(m.group(2)), serverNonce));
+    } catch (IllegalArgumentException e) {
+      return Optional.empty();
+    }
+  }
+
+  private static final java.util.regex.Pattern VERIFIER =
+      java.util.regex.Pattern.compile("SCRAM-SHA-256\\$(\\d+):([^$]+)\\$([^:]+):(.+)");
+
+  /**
+   * PostgreSQL's stored form of a password ({@code pg_authid.rolpassword}): {@code
+   * SCRAM-SHA-256$4096:salt$StoredKey:ServerKey}, each part base64.
+   */
+  static String verifier(String password, byte[] salt) {
+    byte[] salted = saltedPassword(password, salt, ITERATIONS);
+    byte[] stored = sha256(hmac(salted, "Client Key"));
+    byte[] server = hmac(salted, "Server Key");
+    Base64.Encoder e = Base64.getEncoder();
+    return "SCRAM-SHA-256$"
+        + ITERATIONS
+        + ":"
+        + e.encodeToString(salt)
+        + "$"
+        + e.encodeToString(stored)
+        + ":"
+        + e.encodeToString(server);
+  }
+
+  /** Whether {@code s} is already a verifier (a password given pre-hashed, as pg_dump writes). */
+  static boolean isVerifier(String s) {
+    return VERIFIER.matcher(s).matches();
+  }
+
   /** Parses the client-first message and returns the server-first message. */
   String serverFirst(String clientFirst) {
     if (serverFirst != null) {

@@ -11,6 +11,7 @@ import dev.tideway.frontend.meta.DdlCommand;
 import dev.tideway.frontend.meta.MetaClient;
 import dev.tideway.frontend.meta.Relation;
 import dev.tideway.frontend.meta.RelationKind;
+import dev.tideway.frontend.pgwire.PgAuth;
 import dev.tideway.frontend.pgwire.PgException;
 import dev.tideway.frontend.pgwire.PgSession;
 import dev.tideway.frontend.pgwire.SqlState;
@@ -203,5 +204,33 @@ final class DdlRunner {
     }
     meta.submit(new DdlCommand.Drop(r.get().id(), d.cascade()), MetaClient.ProgressListener.NONE);
     return "DROP " + what.toUpperCase();
+  }
+
+  /**
+   * {@code CREATE | ALTER | DROP USER}: a password becomes its SCRAM-SHA-256 verifier here, so the
+   * catalog never holds it (one given already in that form is kept as it is).
+   */
+  String users(Statement.UserDdl u) {
+    dev.tideway.frontend.meta.Users users = meta.users();
+    Map<String, String> props = new java.util.HashMap<>(u.options());
+    String pw = props.get("password");
+    if (pw != null && !pw.isEmpty() && !PgAuth.isScramVerifier(pw)) {
+      props.put("password", PgAuth.scramVerifier(pw));
+    }
+    switch (u.kind()) {
+      case CREATE -> users.create(u.names().get(0), props);
+      case ALTER -> users.alter(u.names().get(0), props);
+      case DROP -> {
+        for (String n : u.names()) {
+          if (users.find(n).isPresent()) {
+            users.drop(n);
+          } else if (!u.ifExists()) {
+            throw dev.tideway.frontend.meta.Users.missing(n);
+          }
+        }
+      }
+      default -> throw new IllegalStateException("unknown user statement " + u.kind());
+    }
+    return u.kind() + " ROLE";
   }
 }

@@ -418,7 +418,7 @@ public final class Session implements PgSession {
       }
       return Result.command(ddl.drop(d, notices));
     }
-    return runCommand(s);
+    return s instanceof Statement.UserDdl u ? Result.command(ddl.users(u)) : runCommand(s);
   }
 
   /** With {@code SET RW_IMPLICIT_FLUSH = true}, a write is committed before the statement ends. */

@@ -89,6 +89,25 @@ public sealed interface Statement {
   record SetVar(String name, String value) implements Statement {}
 
   /** {@code FLUSH}: wait for the next checkpoint. */
+  /**
+   * {@code CREATE | ALTER | DROP USER (or ROLE)}: options as {@code UserStatements} reads them
+   * ({@code password}: the text given, empty for NULL; {@code superuser}, {@code login}).
+   */
+  record UserDdl(Kind kind, List<String> names, boolean ifExists, Map<String, String> options)
+      implements Statement {
+    /** Which statement. */
+    public enum Kind {
+      CREATE,
+      ALTER,
+      DROP
+    }
+
+    public UserDdl {
+      names = List.copyOf(names);
+      options = Map.copyOf(options);
+    }
+  }
+
   record Flush() implements Statement {}
 
   /** {@code CANCEL JOBS id, ...}. */

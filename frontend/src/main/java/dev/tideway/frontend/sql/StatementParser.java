@@ -103,6 +103,9 @@ public final class StatementParser {
         yield query(text);
       }
       case "CREATE", "DROP", "ALTER" -> {
+        if (UserStatements.matches(t)) {
+          yield UserStatements.parse(w0, t);
+        }
         rejectUnsupportedDdl(w0, t);
         yield fromTree(text, t, original, calciteParse(text));
       }

@@ -93,23 +93,7 @@ public final class PgCatalog {
                 + " boolean, rolcreatedb boolean, rolcanlogin boolean, rolreplication boolean,"
                 + " rolconnlimit int, rolpassword varchar, rolvaliduntil timestamptz,"
                 + " rolbypassrls boolean, rolconfig varchar",
-            m ->
-                List.<Object[]>of(
-                    new Object[] {
-                      CatalogIds.ROLE_ROOT,
-                      "root",
-                      true,
-                      true,
-                      true,
-                      true,
-                      true,
-                      true,
-                      -1,
-                      "********",
-                      null,
-                      true,
-                      null
-                    }),
+            PgCatalog::roles,
             meta));
     t.put(
         "pg_auth_members",
@@ -137,7 +121,7 @@ public final class PgCatalog {
         "pg_user",
         table(
             "usesysid bigint, usename varchar, usesuper boolean",
-            m -> List.<Object[]>of(new Object[] {CatalogIds.ROLE_ROOT, "root", true}),
+            m -> roles(m).stream().map(r -> new Object[] {r[0], r[1], r[2]}).toList(),
             meta));
     t.put("pg_am", table("oid bigint, amname varchar, amtype varchar", m -> List.of(), meta));
     t.put(
@@ -310,6 +294,40 @@ public final class PgCatalog {
   static SystemTable table(
       String cols, Function<MetaClient, List<Object[]>> rows, MetaClient meta) {
     return new SystemTable(SystemTable.cols(cols), () -> rows.apply(meta));
+  }
+
+  /** {@code root} and the catalog's users ({@code CREATE USER}); a password shows as stars. */
+  private static List<Object[]> roles(MetaClient m) {
+    List<Object[]> out = new ArrayList<>();
+    Map<String, Map<String, String>> users;
+    try {
+      users = m.users().all();
+    } catch (dev.tideway.frontend.pgwire.PgException unsupported) {
+      users = Map.of("root", Map.of("superuser", "true"));
+    }
+    long oid = CatalogIds.ROLE_ROOT;
+    for (Map.Entry<String, Map<String, String>> u : users.entrySet()) {
+      boolean root = u.getKey().equals("root");
+      boolean superuser = "true".equals(u.getValue().get("superuser"));
+      boolean login = !"false".equals(u.getValue().get("login"));
+      out.add(
+          new Object[] {
+            root ? CatalogIds.ROLE_ROOT : ++oid,
+            u.getKey(),
+            superuser,
+            true,
+            superuser,
+            superuser,
+            login,
+            superuser,
+            -1,
+            u.getValue().containsKey("password") ? "********" : null,
+            null,
+            superuser,
+            null
+          });
+    }
+    return out;
   }
 
   private static List<Object[]> namespaces() {

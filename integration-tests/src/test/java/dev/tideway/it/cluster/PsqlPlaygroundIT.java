@@ -1,6 +1,7 @@
 package dev.tideway.it.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tideway.cli.cluster.Playground;
 import dev.tideway.common.time.Clock;
@@ -331,6 +332,45 @@ class PsqlPlaygroundIT {
         .containsExactly("1|0|1,234.50");
     assertThat(psqlRows("SELECT TIMESTAMP WITH TIME ZONE '2024-01-01 10:00:00+02'"))
         .containsExactly("2024-01-01 08:00:00+00");
+  }
+
+  @Test
+  void createUserWithAPasswordMakesItsConnectionsProveIt() throws Exception {
+    Run r =
+        psql(
+            "CREATE USER alice WITH PASSWORD 'wonder land'",
+            "CREATE USER bob NOSUPERUSER",
+            "CREATE ROLE nologin_role NOLOGIN");
+    assertThat(r.exit()).as(r.out()).isZero();
+    assertThat(r.out()).contains("CREATE ROLE");
+    String url = "jdbc:postgresql://127.0.0.1:" + playground.pgPort() + "/dev";
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection(url, "alice", "wonder land");
+        java.sql.Statement st = c.createStatement();
+        java.sql.ResultSet rs = st.executeQuery("SELECT current_user")) {
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getString(1)).isEqualTo("alice");
+    }
+    assertThatThrownBy(() -> java.sql.DriverManager.getConnection(url, "alice", "wrong"))
+        .hasMessageContaining("password authentication failed for user \"alice\"");
+    java.sql.DriverManager.getConnection(url, "bob", "").close(); // no password: trusted
+    assertThatThrownBy(() -> java.sql.DriverManager.getConnection(url, "mallory", ""))
+        .hasMessageContaining("role \"mallory\" does not exist");
+    assertThatThrownBy(() -> java.sql.DriverManager.getConnection(url, "nologin_role", ""))
+        .hasMessageContaining("not permitted to log in");
+    assertThat(psqlRows("SELECT rolname, rolsuper, rolpassword FROM pg_roles ORDER BY rolname"))
+        .containsExactly("alice|f|********", "bob|f|", "nologin_role|f|", "root|t|");
+    Run change = psql("ALTER USER alice WITH PASSWORD 'new one'", "DROP USER bob");
+    assertThat(change.exit()).as(change.out()).isZero();
+    assertThatThrownBy(() -> java.sql.DriverManager.getConnection(url, "alice", "wonder land"))
+        .hasMessageContaining("password authentication failed");
+    java.sql.DriverManager.getConnection(url, "alice", "new one").close();
+    assertThatThrownBy(() -> java.sql.DriverManager.getConnection(url, "bob", ""))
+        .hasMessageContaining("role \"bob\" does not exist");
+    Run bad = psql("CREATE USER alice");
+    assertThat(bad.exit()).isNotZero();
+    assertThat(bad.out()).contains("already exists");
+    Run cleanup = psql("DROP USER IF EXISTS alice, nologin_role, nobody");
+    assertThat(cleanup.exit()).as(cleanup.out()).isZero();
   }
 
   @Test

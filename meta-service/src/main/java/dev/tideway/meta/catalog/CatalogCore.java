@@ -97,6 +97,10 @@ public final class CatalogCore {
             Reason.WRONG_STATUS, "job %s is not CREATING; not failing it", f.jobId());
       }
       return removeJob(state, f.jobId());
+    } else if (cmd instanceof DdlCommand.CreateUser u) {
+      return Users.create(u, state);
+    } else if (cmd instanceof DdlCommand.AlterUser u) {
+      return Users.alter(u, state);
     } else if (cmd instanceof DdlCommand.PauseJob p) {
       return pause(p, state);
     } else if (cmd instanceof DdlCommand.CommitEpoch c) {

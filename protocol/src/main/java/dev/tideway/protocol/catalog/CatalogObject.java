@@ -92,7 +92,7 @@ public record CatalogObject(
 
   /** Whether this is a source without a streaming job ({@code CREATE SOURCE}: catalog only). */
   public boolean catalogOnly() {
-    return kind == ObjectKind.SOURCE && jobId == 0;
+    return (kind == ObjectKind.SOURCE && jobId == 0) || kind == ObjectKind.USER;
   }
 
   public CatalogObject withDistributionKey(List<Integer> key) {

@@ -8,7 +8,13 @@ public enum ObjectKind {
   SOURCE(4),
   MATERIALIZED_VIEW(5),
   /** The state table of an operator (aggregation, join, source offsets, backfill position). */
-  INTERNAL_TABLE(6);
+  INTERNAL_TABLE(6),
+  /**
+   * A user ({@code CREATE USER}): cluster-wide (parent 0); {@code properties} hold {@code password}
+   * (a SCRAM-SHA-256 verifier in PostgreSQL's {@code rolpassword} form, never the password) and
+   * {@code superuser}.
+   */
+  USER(7);
 
   private final byte code;
 

@@ -102,6 +102,26 @@ public sealed interface DdlCommand {
     }
   }
 
+  /**
+   * {@code CREATE USER name [WITH] [PASSWORD '…'] [SUPERUSER | NOSUPERUSER]}: {@code properties} as
+   * {@link dev.tideway.protocol.catalog.ObjectKind#USER} keeps them (the frontend turns the
+   * password into its SCRAM verifier before it leaves the session).
+   */
+  record CreateUser(String name, Map<String, String> properties) implements DdlCommand {
+    public CreateUser {
+      Checks.checkNotNull(name, "user name");
+      properties = Map.copyOf(properties);
+    }
+  }
+
+  /** {@code ALTER USER name [WITH] …}: the given properties replace the user's. */
+  record AlterUser(String name, Map<String, String> properties) implements DdlCommand {
+    public AlterUser {
+      Checks.checkNotNull(name, "user name");
+      properties = Map.copyOf(properties);
+    }
+  }
+
   /** {@code DROP TABLE | SOURCE | MATERIALIZED VIEW name}. */
   record Drop(ObjectKind kind, int schemaId, String name) implements DdlCommand {}
 
