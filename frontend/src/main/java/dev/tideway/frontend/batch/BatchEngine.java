@@ -138,7 +138,10 @@ public final class BatchEngine implements AutoCloseable {
     PreparedStatement ps = statements.get(key);
     if (ps == null) {
       try (Hook.Closeable rule = PkScan.register();
-          Hook.Closeable casts = Hook.PROGRAM.addThread(PgCasts::use)) {
+          Hook.Closeable casts = Hook.PROGRAM.addThread(PgCasts::use);
+          var coercion =
+              org.apache.calcite.sql.type.SqlTypeCoercionRule.THREAD_PROVIDERS.push(
+                  PgCasts.COERCION)) {
         ps = conn.prepareStatement(sql);
       }
       statements.put(key, ps);

@@ -30,7 +30,27 @@ import org.apache.calcite.tools.Programs;
  * 3.5} is 4). The streaming side's {@code CastExpression} rounds the same way, so a view and a
  * batch query over the same rows agree.
  */
-final class PgCasts extends RexShuttle {
+public final class PgCasts extends RexShuttle {
+  /**
+   * Calcite's cast rules plus PostgreSQL's {@code boolean → integer} ({@code TRUE::int} is 1):
+   * validation runs with it ({@code SqlTypeCoercionRule.THREAD_PROVIDERS}), and {@link #visitCall}
+   * turns such a cast into a CASE the code generator implements.
+   */
+  public static final org.apache.calcite.sql.type.SqlTypeCoercionRule COERCION = coercion();
+
+  private static org.apache.calcite.sql.type.SqlTypeCoercionRule coercion() {
+    java.util.Map<SqlTypeName, com.google.common.collect.ImmutableSet<SqlTypeName>> map =
+        new java.util.HashMap<>(
+            org.apache.calcite.sql.type.SqlTypeCoercionRule.instance().getTypeMapping());
+    map.put(
+        SqlTypeName.INTEGER,
+        com.google.common.collect.ImmutableSet.<SqlTypeName>builder()
+            .addAll(map.get(SqlTypeName.INTEGER))
+            .add(SqlTypeName.BOOLEAN)
+            .build());
+    return org.apache.calcite.sql.type.SqlTypeCoercionRule.instance(map);
+  }
+
   private static final Set<SqlTypeName> INTEGERS =
       Set.of(SqlTypeName.TINYINT, SqlTypeName.SMALLINT, SqlTypeName.INTEGER, SqlTypeName.BIGINT);
 
@@ -193,6 +213,16 @@ final class PgCasts extends RexShuttle {
     return switch (x.getType().getSqlTypeName()) {
       case DECIMAL -> rb.makeCast(type, rb.makeCall(SqlStdOperatorTable.ROUND, x));
       case DOUBLE, FLOAT, REAL -> rb.makeCast(type, rint(x));
+      case BOOLEAN ->
+          rb.makeCast(
+              type,
+              rb.makeCall(
+                  SqlStdOperatorTable.CASE,
+                  x,
+                  rb.makeExactLiteral(BigDecimal.ONE, type),
+                  rb.makeCall(SqlStdOperatorTable.NOT, x),
+                  rb.makeExactLiteral(BigDecimal.ZERO, type),
+                  rb.makeNullLiteral(type)));
       default -> visited;
     };
   }

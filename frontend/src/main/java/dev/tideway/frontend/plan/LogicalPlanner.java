@@ -1,6 +1,7 @@
 package dev.tideway.frontend.plan;
 
 import dev.tideway.frontend.batch.BatchEngine;
+import dev.tideway.frontend.batch.PgCasts;
 import dev.tideway.frontend.batch.RelationSchema;
 import dev.tideway.frontend.batch.TwTypeSystem;
 import dev.tideway.frontend.meta.BatchReader;
@@ -22,6 +23,7 @@ import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.fun.SqlLibrary;
 import org.apache.calcite.sql.fun.SqlLibraryOperatorTableFactory;
+import org.apache.calcite.sql.type.SqlTypeCoercionRule;
 import org.apache.calcite.sql.validate.SqlConformanceEnum;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
@@ -102,7 +104,10 @@ public final class LogicalPlanner {
     Planner planner = Frameworks.getPlanner(config);
     try {
       SqlNode parsed = planner.parse(query);
-      SqlNode validated = planner.validate(parsed);
+      SqlNode validated;
+      try (var casts = SqlTypeCoercionRule.THREAD_PROVIDERS.push(PgCasts.COERCION)) {
+        validated = planner.validate(parsed); // PostgreSQL's casts (boolean to integer)
+      }
       RelNode rel = planner.rel(validated).project();
       // the view's columns named as PostgreSQL names them (count, sum, ?column?, ...)
       List<String> names =

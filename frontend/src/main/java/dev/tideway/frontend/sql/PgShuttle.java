@@ -65,6 +65,9 @@ final class PgShuttle extends SqlShuttle {
       return v;
     }
     SqlParserPos p = c.getParserPosition();
+    if (c instanceof org.apache.calcite.sql.SqlSelect select && select.getGroup() != null) {
+      constantGroupKeys(select);
+    }
     if (PgIntervalLiteral.is(c)) {
       return interval(PgIntervalLiteral.text(c));
     }
@@ -87,6 +90,32 @@ final class PgShuttle extends SqlShuttle {
       case AS -> generateSeriesAlias(c);
       default -> c;
     };
+  }
+
+  /**
+   * {@code GROUP BY a, -0.001}: PostgreSQL reads only a positive integer constant as an ordinal;
+   * any other number is a constant to group by, which Calcite would take for an ordinal ("Ordinal
+   * out of range"). Such a key is written as a cast of itself, which no validator reads as an
+   * ordinal.
+   */
+  private static void constantGroupKeys(org.apache.calcite.sql.SqlSelect select) {
+    org.apache.calcite.sql.SqlNodeList group = select.getGroup();
+    for (int i = 0; i < group.size(); i++) {
+      if (group.get(i) instanceof org.apache.calcite.sql.SqlNumericLiteral n
+          && !(n.isInteger() && n.bigDecimalValue().signum() > 0)) {
+        java.math.BigDecimal v = n.bigDecimalValue();
+        SqlParserPos p = n.getParserPosition();
+        SqlDataTypeSpec type =
+            new SqlDataTypeSpec(
+                new SqlBasicTypeNameSpec(
+                    org.apache.calcite.sql.type.SqlTypeName.DECIMAL,
+                    Math.max(v.precision(), v.scale()),
+                    Math.max(v.scale(), 0),
+                    p),
+                p);
+        group.set(i, SqlStdOperatorTable.CAST.createCall(p, n, type));
+      }
+    }
   }
 
   /**
@@ -259,6 +288,13 @@ final class PgShuttle extends SqlShuttle {
         && SqlTypes.isIntegerTypeName(spec.getTypeNameSpec().getTypeName().getSimple())) {
       // TRUE::int is 1 in PostgreSQL; Calcite has no cast from BOOLEAN to a number
       return SqlLiteral.createExactNumeric(b.booleanValue() ? "1" : "0", p);
+    }
+    if (operand instanceof org.apache.calcite.sql.SqlNumericLiteral n
+        && n.isExact()
+        && SqlTypes.calciteTypeName(spec.getTypeNameSpec().getTypeName().getSimple())
+            .equals("BOOLEAN")) {
+      // 1::boolean is true in PostgreSQL (Calcite folded it to false)
+      return SqlLiteral.createBoolean(n.bigDecimalValue().signum() != 0, p);
     }
     SqlNode rounded = IntegerCasts.fold(operand, spec, p);
     if (rounded != null) {
