@@ -6,7 +6,6 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -61,9 +60,15 @@ final class PgConnection implements Runnable {
     this.server = server;
     this.pid = pid;
     this.secret = secret;
-    this.reader = new PgReader(socket.getInputStream(), server.config().maxMessageBytes());
-    this.writer = new PgWriter(socket.getOutputStream());
-    this.copy = new PgCopy(reader, writer);
+    streams(socket);
+  }
+
+  /** Reads and writes through {@code s} from now on (the plain socket, or TLS over it). */
+  private void streams(Socket s) throws IOException {
+    socket = s;
+    reader = new PgReader(s.getInputStream(), server.config().maxMessageBytes());
+    writer = new PgWriter(s.getOutputStream());
+    copy = new PgCopy(reader, writer);
   }
 
   int pid() {
@@ -121,28 +126,6 @@ final class PgConnection implements Runnable {
 
   // ---- startup ---------------------------------------------------------------------------------
 
-  /**
-   * The client asked for TLS and was told yes: the handshake runs on this socket, and the rest of
-   * the conversation goes through it (nothing was read past the SSLRequest: the reader does not
-   * buffer ahead).
-   */
-  private void upgradeToTls() throws IOException {
-    javax.net.ssl.SSLSocket tls =
-        (javax.net.ssl.SSLSocket)
-            server
-                .config()
-                .tls()
-                .getSocketFactory()
-                .createSocket(
-                    socket, socket.getInetAddress().getHostAddress(), socket.getPort(), true);
-    tls.setUseClientMode(false);
-    tls.startHandshake();
-    socket = tls;
-    reader = new PgReader(tls.getInputStream(), server.config().maxMessageBytes());
-    writer = new PgWriter(tls.getOutputStream());
-    copy = new PgCopy(reader, writer);
-  }
-
   /** Runs the startup phase; false when the connection ends in it (cancel, probe, failure). */
   private boolean startup() throws IOException {
     while (true) {
@@ -152,11 +135,9 @@ final class PgConnection implements Runnable {
       }
       switch (st.code()) {
         case SSL_REQUEST -> {
-          if (server.config().tls() == null) {
-            writer.rawByte('N');
-          } else {
-            writer.rawByte('S');
-            upgradeToTls();
+          writer.rawByte(server.config().tls() == null ? 'N' : 'S');
+          if (server.config().tls() != null) {
+            streams(PgTls.accept(server.config().tls(), socket));
           }
         }
         case GSSENC_REQUEST -> writer.rawByte('N');
@@ -174,18 +155,9 @@ final class PgConnection implements Runnable {
   }
 
   private boolean begin(PgReader.Startup st) throws IOException {
-    int major = st.code() >>> 16;
-    if (major != 3) {
-      throw PgException.fatal(
-          SqlState.FEATURE_NOT_SUPPORTED,
-          "unsupported frontend protocol "
-              + major
-              + "."
-              + (st.code() & 0xffff)
-              + ": server supports 3.0 to 3.0");
-    }
-    Map<String, String> params = startupParams(st.body());
-    negotiate(st.code(), params);
+    PgStartup.checkVersion(st.code());
+    Map<String, String> params = PgStartup.params(st.body());
+    PgStartup.negotiate(writer, st.code(), params);
     if (server.overLimit()) {
       throw PgException.fatal(SqlState.TOO_MANY_CONNECTIONS, "sorry, too many clients already");
     }
@@ -201,62 +173,12 @@ final class PgConnection implements Runnable {
       return false;
     }
     session =
-        server
-            .sessions()
-            .open(
-                new PgSession.Client(
-                    pid,
-                    user,
-                    database,
-                    params.getOrDefault("application_name", ""),
-                    socket.getInetAddress() == null ? "" : socket.getInetAddress().getHostAddress(),
-                    socket.getPort(),
-                    this::cancel));
-    sendParameterStatus(params, user);
+        server.sessions().open(PgStartup.client(pid, user, database, params, socket, this::cancel));
+    PgStartup.parameterStatus(params, user)
+        .forEach((k, v) -> writer.begin('S').putCString(k).putCString(v).end());
     writer.begin('K').putInt(pid).putInt(secret).end();
     readyForQuery();
     return true;
-  }
-
-  private static Map<String, String> startupParams(PgBuffer body) {
-    Map<String, String> params = new LinkedHashMap<>();
-    while (body.remaining() > 0) {
-      String name = body.getCString();
-      if (name.isEmpty()) {
-        break;
-      }
-      params.put(name, body.getCString());
-    }
-    return params;
-  }
-
-  /** Protocol 3.x (x > 0) or {@code _pq_.} options: answer NegotiateProtocolVersion. */
-  private void negotiate(int code, Map<String, String> params) {
-    List<String> unknown = params.keySet().stream().filter(k -> k.startsWith("_pq_.")).toList();
-    if ((code & 0xffff) == 0 && unknown.isEmpty()) {
-      return;
-    }
-    writer.begin('v').putInt(0).putInt(unknown.size());
-    unknown.forEach(writer::putCString);
-    writer.end();
-  }
-
-  private void sendParameterStatus(Map<String, String> params, String user) {
-    Map<String, String> ps = new LinkedHashMap<>();
-    ps.put("application_name", params.getOrDefault("application_name", ""));
-    ps.put("client_encoding", "UTF8");
-    ps.put("DateStyle", "ISO, MDY");
-    ps.put("default_transaction_read_only", "off");
-    ps.put("in_hot_standby", "off");
-    ps.put("integer_datetimes", "on");
-    ps.put("IntervalStyle", "postgres");
-    ps.put("is_superuser", "on");
-    ps.put("server_encoding", "UTF8");
-    ps.put("server_version", SERVER_VERSION);
-    ps.put("session_authorization", user);
-    ps.put("standard_conforming_strings", "on");
-    ps.put("TimeZone", "UTC");
-    ps.forEach((k, v) -> writer.begin('S').putCString(k).putCString(v).end());
   }
 
   // ---- query loop ------------------------------------------------------------------------------

@@ -68,6 +68,22 @@ public final class PgTls {
     }
   }
 
+  /**
+   * The server side of a TLS handshake on {@code plain}, after the client's SSLRequest was answered
+   * {@code S}: the connection goes on through the returned socket (nothing was read past the
+   * request, the reader buffers nothing ahead).
+   */
+  static java.net.Socket accept(SSLContext ctx, java.net.Socket plain) throws IOException {
+    javax.net.ssl.SSLSocket tls =
+        (javax.net.ssl.SSLSocket)
+            ctx.getSocketFactory()
+                .createSocket(
+                    plain, plain.getInetAddress().getHostAddress(), plain.getPort(), true);
+    tls.setUseClientMode(false);
+    tls.startHandshake();
+    return tls;
+  }
+
   private static List<? extends Certificate> certificates(Path file)
       throws IOException, GeneralSecurityException {
     byte[] pem = Files.readAllBytes(file);

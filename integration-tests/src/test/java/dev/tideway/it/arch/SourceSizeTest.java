@@ -34,7 +34,7 @@ class SourceSizeTest {
           Map.entry("storage-engine/src/main/java/dev/tideway/storage/sst/SstReader.java", 685),
           Map.entry("common/src/main/java/dev/tideway/common/plan/StreamNode.java", 676),
           Map.entry("frontend/src/main/java/dev/tideway/frontend/session/DmlRunner.java", 665),
-          Map.entry("frontend/src/main/java/dev/tideway/frontend/pgwire/PgConnection.java", 556),
+          Map.entry("frontend/src/main/java/dev/tideway/frontend/pgwire/PgConnection.java", 522),
           Map.entry("frontend/src/main/java/dev/tideway/frontend/session/Session.java", 564),
           Map.entry(
               "compute-node/src/main/java/dev/tideway/compute/executor/HashJoinExecutor.java", 585),
