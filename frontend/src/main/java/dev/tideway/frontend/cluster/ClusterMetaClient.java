@@ -256,10 +256,8 @@ public final class ClusterMetaClient implements MetaClient {
 
   /**
    * {@code ALTER MATERIALIZED VIEW ... SET BACKFILL_RATE_LIMIT}: waits until meta persisted the
-   * rate and the barrier carrying it to the job's backfill actors committed.
-   *
-   * @return false when job {@code jobId} is unknown or no longer creating (the frontend then names
-   *     the view in its error)
+   * rate and the barrier carrying it to the job's backfill actors committed; false when job {@code
+   * jobId} is unknown or no longer creating (the frontend then names the view in its error).
    */
   @Override
   public boolean setBackfillRateLimit(long jobId, OptionalLong rowsPerSecond) {
@@ -304,7 +302,11 @@ public final class ClusterMetaClient implements MetaClient {
       if (e.getCause() instanceof DdlRejectedException rej) {
         throw rej;
       }
-      throw PgException.error(SqlState.INTERNAL_ERROR, "meta: " + Failures.rootMessage(e));
+      String why = Failures.rootMessage(e);
+      throw why.contains("FENCED") || why.contains("does not lead")
+          ? PgException.error( // a leader change: retryable, but the DDL's fate is unknown
+              "57P03", "the meta leader changed while this ran; check whether it took, then retry")
+          : PgException.error(SqlState.INTERNAL_ERROR, "meta: " + why);
     } catch (TimeoutException e) {
       throw PgException.error(
           SqlState.INTERNAL_ERROR, "meta did not answer within " + DDL_TIMEOUT_S + " s");
