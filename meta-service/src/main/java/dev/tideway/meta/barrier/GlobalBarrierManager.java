@@ -480,15 +480,13 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
     try {
       deps.compute().reset(core.generation(), core.committedEpoch(), running);
     } catch (RuntimeException e) {
-      LOG.warn(
-          "recovery #{}: reset failed ({}); retrying in {} ms",
-          recoveries,
-          e.toString(),
-          nextRecoveryAtMs - now);
+      long retryMs = nextRecoveryAtMs - now;
+      LOG.warn("recovery #{}: reset failed ({}); retrying in {} ms", recoveries, e, retryMs);
       pendingReason = "reset failed: " + e.getMessage();
       return;
     }
     core.recovered(topology);
+    steps.resetDone();
     inflight = core.inflightCount();
     throttles.recovered(core.committedEpoch()).forEach(tracker::onMutation);
   }

@@ -63,7 +63,9 @@ final class RecoverySteps {
       }
       DdlReply r;
       try {
-        r = ddl.submit(cmd).get(WAIT_S, TimeUnit.SECONDS);
+        r =
+            (cmd instanceof DdlCommand.FailJob f ? ddl.submitFailureAfterReset(f) : ddl.submit(cmd))
+                .get(WAIT_S, TimeUnit.SECONDS);
       } catch (Exception ex) {
         LOG.warn("recovery #{}: isolating job {} failed", recovery, jobId, ex);
         return Optional.of("reset failed: isolating job " + jobId + ": " + ex);
@@ -83,6 +85,14 @@ final class RecoverySteps {
           e.getValue());
     }
     return Optional.empty();
+  }
+
+  /**
+   * The reset is done: the {@code CREATE}s of the jobs {@link #isolate} removed are answered now (a
+   * failed reset keeps them waiting for the retry's).
+   */
+  void resetDone() {
+    ddl.releaseHeldFailures();
   }
 
   /**

@@ -62,6 +62,14 @@ public final class DdlService implements LeadershipListener, AutoCloseable {
   private final Map<Integer, String> failureReasons = new HashMap<>();
 
   /**
+   * The failed answers of foreground DDL whose job a recovery removed, held until the recovery's
+   * reset is done ({@link #releaseHeldFailures}); owner thread only.
+   */
+  private final List<Runnable> heldFailures = new ArrayList<>();
+
+  private boolean holdingFailures;
+
+  /**
    * @param workers the live compute nodes, read on the owner thread before each decision
    */
   public DdlService(
@@ -84,6 +92,8 @@ public final class DdlService implements LeadershipListener, AutoCloseable {
           term = Optional.empty();
           state = null;
           published = Optional.empty();
+          heldFailures.forEach(Runnable::run); // their jobs are gone: the answer stands
+          heldFailures.clear();
           failWaiters(
               null, "meta leader deposed (" + reason + "); the job carries on, ask the new leader");
         });
@@ -120,8 +130,12 @@ public final class DdlService implements LeadershipListener, AutoCloseable {
       }
     } else if (c instanceof CatalogChange.DeleteJob del) {
       String why = failureReasons.remove(del.jobId());
-      failWaiters(
-          del.jobId(), why != null ? why : "job " + del.jobId() + " was dropped or cancelled");
+      String answer = why != null ? why : "job " + del.jobId() + " was dropped or cancelled";
+      if (holdingFailures) {
+        heldFailures.add(() -> failWaiters(del.jobId(), answer));
+      } else {
+        failWaiters(del.jobId(), answer);
+      }
     }
   }
 
@@ -163,13 +177,38 @@ public final class DdlService implements LeadershipListener, AutoCloseable {
 
   /** Submits {@code cmd}; the future completes after its changes are persisted and applied. */
   public CompletableFuture<DdlReply> submit(DdlCommand cmd) {
+    return submit(cmd, false);
+  }
+
+  /**
+   * Submits a recovery's {@link DdlCommand.FailJob}: the failed {@code CREATE} is answered by
+   * {@link #releaseHeldFailures}, once the reset took the job's actors away. A client told of the
+   * failure then writes into the rebuilt graph, not into one the reset is about to discard.
+   */
+  public CompletableFuture<DdlReply> submitFailureAfterReset(DdlCommand.FailJob cmd) {
+    return submit(cmd, true);
+  }
+
+  /** Answers the failed {@code CREATE}s held by {@link #submitFailureAfterReset}. */
+  public void releaseHeldFailures() {
+    owner.execute(
+        () -> {
+          heldFailures.forEach(Runnable::run);
+          heldFailures.clear();
+        });
+  }
+
+  private CompletableFuture<DdlReply> submit(DdlCommand cmd, boolean holdFailures) {
     CompletableFuture<DdlReply> reply = new CompletableFuture<>();
     owner.execute(
         () -> {
+          holdingFailures = holdFailures;
           try {
             reply.complete(handle(cmd));
           } catch (RuntimeException e) {
             reply.completeExceptionally(e);
+          } finally {
+            holdingFailures = false;
           }
         });
     return reply;

@@ -109,4 +109,47 @@ class DdlServiceTest {
       b.close();
     }
   }
+
+  @Test
+  void aRecoverysFailedCreateIsAnsweredOnceTheResetIsDone() throws Exception {
+    try (ZkFixture zk = new ZkFixture();
+        Meta a = Meta.start(zk, "meta-a")) {
+      awaitTrue("a leads with state", 10_000, () -> a.ddl().snapshot().isPresent());
+      DdlReply.IdsReserved ids =
+          (DdlReply.IdsReserved)
+              a.ddl().submit(new DdlCommand.ReserveIds(3)).get(5, TimeUnit.SECONDS);
+      int schema =
+          a.ddl()
+              .snapshot()
+              .get()
+              .find(1, CatalogCore.DEFAULT_SCHEMA, ObjectKind.SCHEMA)
+              .orElseThrow()
+              .id();
+      DdlReply reply =
+          a.ddl()
+              .submit(
+                  new DdlCommand.CreateStreamingJob(
+                      ObjectKind.MATERIALIZED_VIEW,
+                      schema,
+                      "mv",
+                      "CREATE MATERIALIZED VIEW mv",
+                      Plans.countByK(ids.from(), ids.from() + 1, ids.from() + 2),
+                      CreateType.FOREGROUND))
+              .get(5, TimeUnit.SECONDS);
+      int jobId = ((DdlReply.JobAccepted) reply).job().jobId();
+      var waiter = a.ddl().awaitCreated(jobId);
+
+      a.ddl()
+          .submitFailureAfterReset(new DdlCommand.FailJob(jobId, "'mv' failed: it kept failing"))
+          .get(5, TimeUnit.SECONDS);
+      assertThat(a.ddl().snapshot().get().jobs()).doesNotContainKey(jobId);
+      // the job is gone, but its CREATE is answered only after the reset removed its actors
+      a.ddl().submit(new DdlCommand.ReserveIds(1)).get(5, TimeUnit.SECONDS);
+      assertThat(waiter).isNotDone();
+
+      a.ddl().releaseHeldFailures();
+      assertThatThrownBy(() -> waiter.get(5, TimeUnit.SECONDS))
+          .hasMessageContaining("'mv' failed: it kept failing");
+    }
+  }
 }
