@@ -825,21 +825,19 @@ public final class StorageEngine implements Storage {
     }
     compactionLock.lock();
     compactionLock.unlock();
-    versionThread.shutdown();
-    syncThread.shutdown();
-    uploadPool.shutdown();
-    compactPool.shutdown();
+    List<ExecutorService> pools = List.of(versionThread, syncThread, uploadPool, compactPool);
+    pools.forEach(ExecutorService::shutdown);
     try {
-      versionThread.awaitTermination(10, TimeUnit.SECONDS);
-      syncThread.awaitTermination(10, TimeUnit.SECONDS);
-      uploadPool.awaitTermination(10, TimeUnit.SECONDS);
-      compactPool.awaitTermination(10, TimeUnit.SECONDS);
+      for (ExecutorService pool : pools) {
+        pool.awaitTermination(10, TimeUnit.SECONDS);
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
     readers.close();
     logWriteAmplification();
     metrics.close();
+    store.close(); // the engine owns its object store (an S3 store's client and connections)
   }
 
   /** This engine's metrics (tests read the sync and compaction byte counters). */

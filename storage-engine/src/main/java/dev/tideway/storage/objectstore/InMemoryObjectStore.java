@@ -53,6 +53,11 @@ public final class InMemoryObjectStore implements ObjectStore {
     };
   }
 
+  @Override
+  public boolean putIfAbsent(String path, byte[] bytes) {
+    return objects.putIfAbsent(path, bytes.clone()) == null;
+  }
+
   private byte[] get(String path) throws FileNotFoundException {
     byte[] b = objects.get(path);
     if (b == null) {

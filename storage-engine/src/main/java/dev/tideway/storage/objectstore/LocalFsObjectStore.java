@@ -12,6 +12,7 @@ import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryIteratorException;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
@@ -67,6 +68,42 @@ public final class LocalFsObjectStore implements ObjectStore {
         FileChannel.open(
             tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, StandardOpenOption.READ);
     return new LocalWriter(path, target, tmp, ch);
+  }
+
+  /**
+   * Writes a temporary beside the target, fsyncs it and hard-links it to the target: {@code
+   * link(2)} fails when the target exists, so of two writers exactly one succeeds, on a local disk
+   * and on NFS alike. The temporary is removed either way.
+   */
+  @Override
+  public boolean putIfAbsent(String path, byte[] bytes) throws IOException {
+    try {
+      FailPoints.hit(FP_WRITE);
+    } catch (InjectedFault f) {
+      throw new IOException("object store write of " + path + " failed: injected fault", f);
+    }
+    Path target = resolve(path);
+    Files.createDirectories(target.getParent());
+    Path tmp = target.resolveSibling(target.getFileName() + TMP + tmpCounter.incrementAndGet());
+    try {
+      try (FileChannel ch =
+          FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+        ByteBuffer b = ByteBuffer.wrap(bytes);
+        while (b.hasRemaining()) {
+          ch.write(b);
+        }
+        ch.force(true);
+      }
+      try {
+        Files.createLink(target, tmp);
+      } catch (FileAlreadyExistsException e) {
+        return false;
+      }
+      fsyncDirectory(target.getParent());
+      return true;
+    } finally {
+      Files.deleteIfExists(tmp);
+    }
   }
 
   @Override

@@ -5,12 +5,15 @@ import java.util.List;
 
 /**
  * Where SSTs and version files live: a flat namespace of immutable objects addressed by {@code /}
- * separated paths. This is the SPI an S3 or HDFS implementation fills later; {@link
- * LocalFsObjectStore} is the default and {@link InMemoryObjectStore} serves tests.
+ * separated paths: {@link LocalFsObjectStore} on a directory (local or a shared volume), {@link
+ * S3ObjectStore} on S3 and S3-compatible stores, {@link InMemoryObjectStore} for tests.
  *
  * <p>Contract: an object becomes visible only when its {@link ObjectWriter#commit()} returns, and
  * it is then complete and durable (a reader never sees a half-written object); objects are never
- * modified after commit, only deleted. Implementations are thread-safe.
+ * modified after commit, only deleted. Nothing relies on rename or append: an upload is one object
+ * made visible whole. A failure to reach the store is an {@link IOException} (an {@link
+ * ObjectStoreUnavailableException} where the implementation can tell), never damaged data.
+ * Implementations are thread-safe.
  */
 public interface ObjectStore extends AutoCloseable {
   /** Starts an upload of {@code path}; nothing is visible until {@link ObjectWriter#commit()}. */
@@ -23,6 +26,14 @@ public interface ObjectStore extends AutoCloseable {
       w.commit();
     }
   }
+
+  /**
+   * Writes a whole small object unless {@code path} exists: false, and nothing written, when it
+   * does. Atomic against a concurrent writer of the same path (a hard link on a directory, {@code
+   * If-None-Match: *} on S3): of two writers exactly one gets true. The version log's deltas are
+   * written this way, so a deposed version owner can never replace what a newer one committed.
+   */
+  boolean putIfAbsent(String path, byte[] bytes) throws IOException;
 
   /** Reads a whole object; {@link java.io.FileNotFoundException} naming the path if absent. */
   byte[] read(String path) throws IOException;
@@ -41,6 +52,9 @@ public interface ObjectStore extends AutoCloseable {
   /** A URL-like description for messages ({@code file:///data/tideway}). */
   String describe();
 
+  /**
+   * Releases the store's resources (its client and connections); the engine that uses it calls it.
+   */
   @Override
-  default void close() throws IOException {}
+  default void close() {}
 }

@@ -9,6 +9,7 @@ import dev.tideway.storage.iterator.CurrentEntryIterator;
 import dev.tideway.storage.iterator.Entry;
 import dev.tideway.storage.iterator.EntryIterator;
 import dev.tideway.storage.objectstore.ObjectStore;
+import dev.tideway.storage.objectstore.ObjectStoreUnavailableException;
 import dev.tideway.storage.objectstore.RandomAccessObject;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -153,15 +154,11 @@ public final class SstReader implements AutoCloseable {
       throw e;
     } catch (IOException | RuntimeException e) {
       closeQuietly(object);
-      if (Thread.currentThread().isInterrupted() || interrupted(e)) {
-        throw new StorageException(
-            StorageException.Reason.OBJECT_STORE,
-            "opening SST file " + info.objectPath() + " was interrupted",
-            e);
-      }
+      boolean notTheFile = Thread.currentThread().isInterrupted() || notTheFile(e);
+      String why = notTheFile ? " cannot be read: " : " is corrupted: ";
       throw new StorageException(
-          StorageException.Reason.CORRUPTED,
-          "SST file " + info.objectPath() + " is corrupted: " + e,
+          notTheFile ? StorageException.Reason.OBJECT_STORE : StorageException.Reason.CORRUPTED,
+          "SST file " + info.objectPath() + why + e,
           e);
     }
   }
@@ -390,17 +387,18 @@ public final class SstReader implements AutoCloseable {
   }
 
   /**
-   * Marks the reader for reopening after a failed read, and throws when the read was interrupted
-   * (or is an injected fault) rather than let it be retried or reported as corruption.
+   * Marks the reader for reopening after a failed read, and throws when the read was interrupted,
+   * the store failed (its client retried) or it is an injected fault: not retried, not corruption.
    */
   private void failedRead(Exception e) {
     stale = true;
     if (e instanceof InjectedFault f) {
       throw f;
     }
-    if (Thread.currentThread().isInterrupted() || interrupted(e)) {
+    if (Thread.currentThread().isInterrupted() || notTheFile(e)) {
+      String how = ObjectStoreUnavailableException.in(e) ? " failed: " : " was interrupted: ";
       throw new StorageException(
-          StorageException.Reason.OBJECT_STORE, "read of SST file " + path + " was interrupted", e);
+          StorageException.Reason.OBJECT_STORE, "read of SST file " + path + how + e, e);
     }
   }
 
@@ -421,9 +419,11 @@ public final class SstReader implements AutoCloseable {
     old.close(); // closes only its stream view; the object stays open
   }
 
-  private static boolean interrupted(Throwable e) {
+  private static boolean notTheFile(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof ClosedByInterruptException || t instanceof InterruptedIOException) {
+      if (t instanceof ClosedByInterruptException
+          || t instanceof InterruptedIOException
+          || t instanceof ObjectStoreUnavailableException) {
         return true;
       }
     }

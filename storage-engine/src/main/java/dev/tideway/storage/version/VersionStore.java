@@ -5,6 +5,7 @@ import dev.tideway.storage.api.StorageException;
 import dev.tideway.storage.objectstore.ObjectStore;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -66,9 +67,26 @@ public final class VersionStore {
     return v;
   }
 
-  /** Writes the delta: when this returns, version {@code next} is committed. */
+  /**
+   * Writes the delta: when this returns, version {@code next} is committed. The write creates the
+   * object only if it is absent ({@link ObjectStore#putIfAbsent}): one version owner at a time is
+   * the rule (the meta leader, fenced through ZooKeeper), and this makes it hold in the store too.
+   * A deposed owner that still appends finds the id taken by the newer owner's delta and fails; a
+   * delta already there with the same bytes is this owner's own earlier attempt (a retried upload
+   * whose answer was lost) and counts as written.
+   */
   public void writeDelta(VersionDelta d) throws IOException {
-    store.put(deltaPath(d.id()), VersionCodec.encode(d));
+    String path = deltaPath(d.id());
+    byte[] bytes = VersionCodec.encode(d);
+    if (!store.putIfAbsent(path, bytes) && !Arrays.equals(store.read(path), bytes)) {
+      throw new StorageException(
+          StorageException.Reason.PROTOCOL,
+          "version delta "
+              + d.id()
+              + " was committed by another version owner (a newer meta leader) in "
+              + store.describe()
+              + ": this process no longer owns the version log");
+    }
   }
 
   /** Reads back a delta after an ambiguous write; null when it is not there. */

@@ -2,8 +2,11 @@ package dev.tideway.storage.engine;
 
 import dev.tideway.common.random.RandomSource;
 import dev.tideway.storage.api.StorageOptions;
+import dev.tideway.storage.objectstore.FailingObjectStore;
 import dev.tideway.storage.objectstore.InMemoryObjectStore;
 import dev.tideway.storage.objectstore.LocalFsObjectStore;
+import dev.tideway.storage.objectstore.S3Fixture;
+import dev.tideway.storage.objectstore.S3ObjectStore;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -64,5 +67,16 @@ class ModelBasedTest {
   @Test
   void localFileStoreMatchesModelAcrossReopens(@TempDir Path dir) throws Exception {
     runSeed(42, 300, rnd -> new ModelCheck(rnd, new LocalFsObjectStore(dir), smallOptions(), 200));
+  }
+
+  @Test
+  void s3StoreMatchesModelAcrossReopens(@TempDir Path dir) throws Exception {
+    try (S3Fixture s3 = new S3Fixture(dir);
+        S3ObjectStore store = s3.open("model")) {
+      // each reopen closes its engine, and an engine closes its store: the wrapper keeps the
+      // client open across them
+      runSeed(
+          42, 150, rnd -> new ModelCheck(rnd, new FailingObjectStore(store), smallOptions(), 200));
+    }
   }
 }

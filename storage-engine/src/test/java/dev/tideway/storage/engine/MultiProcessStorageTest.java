@@ -38,12 +38,18 @@ class MultiProcessStorageTest {
     return Keys.key(TABLE, (int) (pk % 256), ByteBuffer.allocate(8).putLong(pk).array());
   }
 
-  private static StorageOptions options() {
+  static StorageOptions options() {
     return StorageOptions.defaults().withCheckpointEvery(3);
   }
 
-  private Storage open(StorageRole role) {
+  /** Opens the shared store as a process with {@code role} would. */
+  Storage open(StorageRole role) throws Exception {
     return StateStores.open(dir.toUri().toString(), options(), role);
+  }
+
+  /** Deletes one object behind the processes' backs (as another process's vacuum would). */
+  void deleteObject(String path) throws Exception {
+    java.nio.file.Files.delete(dir.resolve(path));
   }
 
   /** Writes rows {@code [from, to)} at epoch {@code e}, seals, syncs; returns the sync result. */
@@ -86,8 +92,30 @@ class MultiProcessStorageTest {
     }
   }
 
+  /**
+   * One version owner at a time is the meta leader's rule; the store enforces it too. A deposed
+   * owner (a paused old leader) that still commits finds the delta id taken by the new owner's
+   * commit and fails, leaving the log as the new owner wrote it.
+   */
   @Test
-  void refreshFailsLoudlyWhenTheAnnouncedEpochIsNotInTheStore() {
+  void aDeposedVersionOwnerCannotAppendToTheVersionLog() throws Exception {
+    try (Storage deposed = open(StorageRole.versionOwner());
+        Storage leader = open(StorageRole.versionOwner());
+        Storage compute = open(StorageRole.follower(1))) {
+      LocalStateStore l = compute.newLocal(TABLE);
+      l.init(Epochs.of(1));
+      SyncResult r = write(l, compute, 1, 0, 10);
+      leader.commitEpoch(Epochs.of(1), r.ssts(), r.statsDelta());
+      assertThatThrownBy(() -> deposed.commitEpoch(Epochs.of(1), List.of(), Map.of()))
+          .isInstanceOf(StorageException.class)
+          .hasMessageContaining("another version owner");
+      assertThat(compute.refresh(Epochs.of(1))).isEqualTo(Epochs.of(1));
+      assertThat(compute.tableStats().get(TABLE).totalKeyCount()).isEqualTo(10);
+    }
+  }
+
+  @Test
+  void refreshFailsLoudlyWhenTheAnnouncedEpochIsNotInTheStore() throws Exception {
     try (Storage compute = open(StorageRole.follower(1))) {
       assertThatThrownBy(() -> compute.refresh(Epochs.of(7)))
           .isInstanceOf(StorageException.class)
@@ -96,7 +124,7 @@ class MultiProcessStorageTest {
   }
 
   @Test
-  void onlyTheOwnerChangesVersions() {
+  void onlyTheOwnerChangesVersions() throws Exception {
     try (Storage compute = open(StorageRole.follower(3))) {
       assertThatThrownBy(() -> compute.commitEpoch(Epochs.of(1), List.of(), Map.of()))
           .isInstanceOf(StorageException.class)
@@ -148,7 +176,7 @@ class MultiProcessStorageTest {
       SyncResult r = write(l, a, 1, 0, 10);
       first = r.ssts().get(0).id();
       // vacuum deleted it (compacted away) while another node's reader still knows it by id
-      java.nio.file.Files.delete(dir.resolve(SstInfo.objectPath(first)));
+      deleteObject(SstInfo.objectPath(first));
     }
     dev.tideway.common.time.Clock.system().sleepMillis(1_100);
     try (Storage again = open(StorageRole.follower(1))) {

@@ -99,6 +99,17 @@ public final class FailingObjectStore implements ObjectStore {
     };
   }
 
+  /** Fails as an upload of a new object would: at create, write, commit or after the commit. */
+  @Override
+  public boolean putIfAbsent(String path, byte[] bytes) throws IOException {
+    maybeFail(Operation.CREATE, path);
+    maybeFail(Operation.WRITE, path);
+    maybeFail(Operation.COMMIT, path);
+    boolean written = delegate.putIfAbsent(path, bytes);
+    maybeFail(Operation.COMMIT_AFTER, path);
+    return written;
+  }
+
   @Override
   public byte[] read(String path) throws IOException {
     maybeFail(Operation.READ, path);

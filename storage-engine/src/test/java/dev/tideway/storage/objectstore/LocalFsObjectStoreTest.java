@@ -127,4 +127,43 @@ class LocalFsObjectStoreTest {
     }
     assertThat(churnFailed.get()).isNull();
   }
+
+  /** Of writers racing to create one object, exactly one wins and its bytes are what is there. */
+  @Test
+  void putIfAbsentHasExactlyOneWinnerOnADirectoryAndInMemory() throws Exception {
+    for (ObjectStore store : List.of(new LocalFsObjectStore(dir), new InMemoryObjectStore())) {
+      for (int round = 0; round < 20; round++) {
+        String path = "version/delta/" + round;
+        int writers = 6;
+        java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(writers);
+        List<Thread> threads = new ArrayList<>();
+        java.util.concurrent.ConcurrentLinkedQueue<Integer> winners =
+            new java.util.concurrent.ConcurrentLinkedQueue<>();
+        for (int w = 0; w < writers; w++) {
+          int me = w;
+          Thread t =
+              new Thread(
+                  () -> {
+                    try {
+                      start.await();
+                      if (store.putIfAbsent(path, new byte[] {(byte) me})) {
+                        winners.add(me);
+                      }
+                    } catch (Exception e) {
+                      throw new RuntimeException(e);
+                    }
+                  });
+          t.start();
+          threads.add(t);
+        }
+        for (Thread t : threads) {
+          t.join();
+        }
+        assertThat(winners).as("%s round %s", store.describe(), round).hasSize(1);
+        assertThat(store.read(path)).containsExactly(winners.peek().byteValue());
+      }
+      assertThat(store.list("")).hasSize(20); // no temporaries left behind, none listed
+    }
+    assertThat(new LocalFsObjectStore(dir).deleteTemporaries()).isZero();
+  }
 }

@@ -13,6 +13,8 @@ import dev.tideway.storage.iterator.Entry;
 import dev.tideway.storage.iterator.EntryIterator;
 import dev.tideway.storage.objectstore.InMemoryObjectStore;
 import dev.tideway.storage.objectstore.LocalFsObjectStore;
+import dev.tideway.storage.objectstore.S3Fixture;
+import dev.tideway.storage.objectstore.S3ObjectStore;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -282,6 +284,42 @@ class SstRoundTripTest {
       for (byte[] k : keys) {
         assertThat(r.get(k, at)).as("every key after the interrupted read").isNotNull();
       }
+    }
+  }
+
+  /**
+   * An SST on S3 whose store stops answering: the read fails as a failure of the store (retryable,
+   * OBJECT_STORE), never as a corrupted file, which would be reported as damaged data.
+   */
+  @Test
+  void anUnreachableStoreIsAStoreFailureNotCorruption(@TempDir Path dir) throws Exception {
+    List<byte[]> keys = new ArrayList<>();
+    for (long pk = 0; pk < 20_000; pk++) {
+      keys.add(key(1, pk));
+    }
+    keys.sort(Keys.ORDER);
+    S3Fixture s3 = new S3Fixture(dir);
+    try (S3ObjectStore remote = s3.open("sst-test")) {
+      SstInfo info;
+      try (SstWriter w = SstWriter.create(31, remote, SstWriterOptions.DEFAULT, keys.size())) {
+        for (byte[] k : keys) {
+          w.add(k, Epochs.of(10), false, k);
+        }
+        info = w.finish();
+      }
+      long at = Epochs.visibleUpTo(Epochs.of(10));
+      try (SstReader r = SstReader.open(remote, info, new BlockCache(1 << 20), true)) {
+        assertThat(r.get(keys.get(0), at)).isNotNull();
+        s3.close();
+        assertThatThrownBy(() -> r.get(keys.get(keys.size() - 1), at))
+            .isInstanceOf(StorageException.class)
+            .matches(e -> ((StorageException) e).reason() == StorageException.Reason.OBJECT_STORE)
+            .hasMessageContaining("failed");
+      }
+      assertThatThrownBy(() -> SstReader.open(remote, info, new BlockCache(1 << 20), true))
+          .matches(e -> ((StorageException) e).reason() == StorageException.Reason.OBJECT_STORE);
+    } finally {
+      s3.close();
     }
   }
 }
