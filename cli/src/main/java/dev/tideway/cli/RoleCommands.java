@@ -4,6 +4,7 @@ import dev.tideway.cli.cluster.ComputeProcess;
 import dev.tideway.cli.cluster.EmbeddedZooKeeper;
 import dev.tideway.cli.cluster.FrontendProcess;
 import dev.tideway.cli.cluster.MetaProcess;
+import dev.tideway.cli.cluster.PodOrdinal;
 import dev.tideway.common.time.Clock;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -88,6 +89,13 @@ final class RoleCommands {
     String host;
 
     @Option(
+        names = "--advertise-host",
+        description =
+            "address the cluster's other processes reach this one at (default: --host); in a pod"
+                + " bind --host 0.0.0.0 and advertise the pod's DNS name or IP")
+    String advertiseHost;
+
+    @Option(
         names = "--store",
         required = true,
         description = "state store URL shared by the cluster, e.g. file:///var/lib/tideway/store")
@@ -169,7 +177,8 @@ final class RoleCommands {
                     httpPort,
                     store,
                     barrierIntervalMs,
-                    zkSessionTimeoutMs),
+                    zkSessionTimeoutMs,
+                    advertiseHost),
                 Clock.system());
       } catch (Exception e) {
         return failed(spec, "meta", e);
@@ -184,8 +193,13 @@ final class RoleCommands {
   static final class ComputeCommand extends Common implements Callable<Integer> {
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--node-id", required = true, description = "unique per compute node, >= 1")
-    int nodeId;
+    @Option(
+        names = "--node-id",
+        required = true,
+        description =
+            "unique per compute node, >= 1; 'ordinal': a StatefulSet pod's ordinal + 1 (from its"
+                + " host name)")
+    String nodeIdOption;
 
     @Option(names = "--port", defaultValue = "5688", description = "Pekko port")
     int port;
@@ -207,6 +221,12 @@ final class RoleCommands {
     public Integer call() throws Exception {
       ComputeProcess p;
       int c = cores > 0 ? cores : Runtime.getRuntime().availableProcessors();
+      int nodeId;
+      try {
+        nodeId = PodOrdinal.resolve("--node-id", nodeIdOption, 1, PodOrdinal.hostname());
+      } catch (IllegalArgumentException e) {
+        return failed(spec, "compute", e);
+      }
       try {
         p =
             ComputeProcess.start(
@@ -218,7 +238,8 @@ final class RoleCommands {
                     port,
                     store,
                     c,
-                    httpPort == null ? ComputeProcess.DEFAULT_HTTP_PORT : httpPort),
+                    httpPort == null ? ComputeProcess.DEFAULT_HTTP_PORT : httpPort,
+                    advertiseHost),
                 Clock.system());
       } catch (Exception e) {
         return failed(spec, "compute", e);
@@ -243,10 +264,18 @@ final class RoleCommands {
     int pgPort;
 
     @Option(
+        names = "--http-port",
+        defaultValue = "5693",
+        description = "port of the probes /health/live and /health/ready (-1: off)")
+    int httpPort;
+
+    @Option(
         names = "--store-space",
         defaultValue = "1000",
-        description = "SST id space, distinct from every compute node id")
-    int storeSpace;
+        description =
+            "SST id space, distinct from every compute node id; 'ordinal': 1000 + a StatefulSet"
+                + " pod's ordinal")
+    String storeSpaceOption;
 
     @Option(
         names = "--pg-tls-cert",
@@ -259,6 +288,13 @@ final class RoleCommands {
     @Override
     public Integer call() throws Exception {
       FrontendProcess p;
+      int storeSpace;
+      try {
+        storeSpace =
+            PodOrdinal.resolve("--store-space", storeSpaceOption, 1000, PodOrdinal.hostname());
+      } catch (IllegalArgumentException e) {
+        return failed(spec, "frontend", e);
+      }
       try {
         p =
             FrontendProcess.start(
@@ -271,7 +307,9 @@ final class RoleCommands {
                     store,
                     storeSpace,
                     dev.tideway.frontend.pgwire.PgTls.configured(
-                        dev.tideway.common.config.TidewayConfig.ofProcess(), pgTlsCert, pgTlsKey)),
+                        dev.tideway.common.config.TidewayConfig.ofProcess(), pgTlsCert, pgTlsKey),
+                    httpPort,
+                    advertiseHost),
                 Clock.system());
       } catch (Exception e) {
         return failed(spec, "frontend", e);

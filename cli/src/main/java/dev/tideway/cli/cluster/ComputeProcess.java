@@ -24,7 +24,12 @@ import org.apache.curator.framework.CuratorFramework;
  */
 public final class ComputeProcess implements AutoCloseable {
 
-  /** How to start. */
+  /**
+   * How to start.
+   *
+   * @param host the bind address of the Pekko and HTTP ports
+   * @param advertiseHost the address peers reach this node at ({@code host} when null)
+   */
   public record Options(
       String zookeeper,
       String clusterId,
@@ -33,7 +38,12 @@ public final class ComputeProcess implements AutoCloseable {
       int pekkoPort,
       String storeUrl,
       int cores,
-      int httpPort) {}
+      int httpPort,
+      String advertiseHost) {
+    public Options {
+      advertiseHost = advertiseHost == null ? host : advertiseHost;
+    }
+  }
 
   /** {@link Options#httpPort} meaning "as configured". */
   public static final int DEFAULT_HTTP_PORT = Integer.MIN_VALUE;
@@ -64,9 +74,11 @@ public final class ComputeProcess implements AutoCloseable {
                     "tideway.compute { node-id = "
                         + o.nodeId()
                         + ", listen = \""
-                        + o.host()
+                        + o.advertiseHost()
                         + ":"
                         + o.pekkoPort()
+                        + "\", http-host = \""
+                        + o.host()
                         + "\", zookeeper = \""
                         + o.zookeeper()
                         + "\""
@@ -74,6 +86,9 @@ public final class ComputeProcess implements AutoCloseable {
                         + " }")
                 // TidewayConfig: the node's config file (TIDEWAY_CONFIG) and TIDEWAY_COMPUTE_*
                 // environment twins, as reference.conf documents
+                .withFallback(
+                    ConfigFactory.parseString(
+                        "pekko.remote.artery.bind.hostname = \"" + o.host() + "\""))
                 .withFallback(TidewayConfig.ofProcess().underlying()),
             ExecutorBuilders.discover(),
             clock,
@@ -87,6 +102,7 @@ public final class ComputeProcess implements AutoCloseable {
     registry.register(
         new NodeInfo(
             "compute", node.address(), clock.nanoTime(), o.cores(), clock.currentTimeMillis()));
+    node.markReady();
   }
 
   public ComputeNode node() {

@@ -34,6 +34,8 @@ public final class FrontendProcess implements AutoCloseable {
    * How to start.
    *
    * @param storeSpace this process's SST id space (distinct from every compute node's id)
+   * @param httpPort the probes' port ({@code /health/live}, {@code /health/ready}); -1: none
+   * @param advertiseHost the address peers reach this process at ({@code host} when null)
    */
   public record Options(
       String zookeeper,
@@ -43,8 +45,14 @@ public final class FrontendProcess implements AutoCloseable {
       int pgPort,
       String storeUrl,
       int storeSpace,
-      javax.net.ssl.SSLContext pgTls) {
-    /** Without TLS on the PostgreSQL port. */
+      javax.net.ssl.SSLContext pgTls,
+      int httpPort,
+      String advertiseHost) {
+    public Options {
+      advertiseHost = advertiseHost == null ? host : advertiseHost;
+    }
+
+    /** Without TLS on the PostgreSQL port and without probes. */
     public Options(
         String zookeeper,
         String clusterId,
@@ -53,7 +61,7 @@ public final class FrontendProcess implements AutoCloseable {
         int pgPort,
         String storeUrl,
         int storeSpace) {
-      this(zookeeper, clusterId, host, pekkoPort, pgPort, storeUrl, storeSpace, null);
+      this(zookeeper, clusterId, host, pekkoPort, pgPort, storeUrl, storeSpace, null, -1, null);
     }
   }
 
@@ -61,6 +69,8 @@ public final class FrontendProcess implements AutoCloseable {
   private PgServer pg;
 
   private PekkoMember member;
+  private volatile boolean ready;
+  private com.sun.net.httpserver.HttpServer http;
 
   private FrontendProcess() {}
 
@@ -76,9 +86,14 @@ public final class FrontendProcess implements AutoCloseable {
   }
 
   private void startAll(Options o, Clock clock) throws Exception {
+    if (o.httpPort() >= 0) {
+      startProbes(o);
+    }
     CuratorFramework zk = Zk.connect(o.zookeeper(), 15_000);
     closers.push(zk);
-    member = PekkoMember.start(o.host(), o.pekkoPort(), "frontend", zk, "/tideway", 60_000, clock);
+    member =
+        PekkoMember.start(
+            o.host(), o.advertiseHost(), o.pekkoPort(), "frontend", zk, "/tideway", 60_000, clock);
     closers.push(member);
     Storage storage =
         StateStores.open(
@@ -115,6 +130,30 @@ public final class FrontendProcess implements AutoCloseable {
                 Runtime.getRuntime().availableProcessors(),
                 clock.currentTimeMillis()));
     closers.push(access.registry());
+    ready = true;
+  }
+
+  /** Serves the probes from the start, so Kubernetes sees a starting frontend as not ready. */
+  private void startProbes(Options o) throws java.io.IOException {
+    http =
+        com.sun.net.httpserver.HttpServer.create(
+            new java.net.InetSocketAddress(o.host(), o.httpPort()), 16);
+    http.createContext(
+        "/",
+        new dev.tideway.common.http.HealthHandler(
+            () -> member == null || !member.system().whenTerminated().isCompleted(),
+            () ->
+                ready
+                    ? java.util.Optional.empty()
+                    : java.util.Optional.of("joining the cluster and opening the state store")));
+    http.setExecutor(dev.tideway.common.exec.Threads.fixedPool("frontend-http", 1));
+    http.start();
+    closers.push(() -> http.stop(0));
+  }
+
+  /** The probes' port; -1 without them. */
+  public int httpPort() {
+    return http == null ? -1 : http.getAddress().getPort();
   }
 
   public int pgPort() {

@@ -35,6 +35,8 @@ public final class MetaProcess implements AutoCloseable {
    * @param barrierIntervalMs 0 follows the cluster's system parameters
    * @param zkSessionTimeoutMs the election's ZooKeeper session: a crashed leader's lead outlives it
    *     by at most one ZooKeeper tick, so it bounds the failover time
+   * @param advertiseHost the address peers reach this process at ({@code host}, the bind address,
+   *     when null)
    */
   public record Options(
       String zookeeper,
@@ -45,11 +47,13 @@ public final class MetaProcess implements AutoCloseable {
       int httpPort,
       String storeUrl,
       long barrierIntervalMs,
-      int zkSessionTimeoutMs) {
+      int zkSessionTimeoutMs,
+      String advertiseHost) {
     /** The default session (10 s, as RisingWave's meta leader lease). */
     public static final int DEFAULT_ZK_SESSION_TIMEOUT_MS = 10_000;
 
     public Options {
+      advertiseHost = advertiseHost == null ? host : advertiseHost;
       Checks.checkArgument(
           zkSessionTimeoutMs >= 1000,
           "zk session timeout must be >= 1000 ms, got %s",
@@ -78,7 +82,9 @@ public final class MetaProcess implements AutoCloseable {
   private void startAll(Options o, Clock clock) throws Exception {
     CuratorFramework zk = Zk.connect(o.zookeeper(), 15_000);
     closers.push(zk);
-    member = PekkoMember.start(o.host(), o.pekkoPort(), "meta", zk, "/tideway", 60_000, clock);
+    member =
+        PekkoMember.start(
+            o.host(), o.advertiseHost(), o.pekkoPort(), "meta", zk, "/tideway", 60_000, clock);
     closers.push(member);
     storage = StateStores.open(o.storeUrl(), StorageOptions.defaults(), StorageRole.versionOwner());
     closers.push(storage);

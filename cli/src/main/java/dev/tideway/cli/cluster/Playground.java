@@ -185,6 +185,7 @@ public final class Playground implements AutoCloseable {
                 clock.nanoTime(),
                 Runtime.getRuntime().availableProcessors(),
                 clock.currentTimeMillis()));
+    compute.markReady();
     CatalogRelations relations = new CatalogRelations(codec);
     MetaAccess access = new LocalMetaAccess(meta);
     ClusterMetaClient client = new ClusterMetaClient(access, relations, storage, clock, 5_000);

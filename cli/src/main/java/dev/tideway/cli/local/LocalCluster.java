@@ -23,11 +23,11 @@ import java.util.concurrent.TimeUnit;
 /**
  * A cluster of separate processes on loopback, started from Tideway's own jar exactly as the
  * README's role commands start them: one ZooKeeper, two meta processes, two compute nodes and a
- * frontend, sharing one {@code file://} store. Each process keeps its ports across restarts (a
- * compute node's Pekko address is part of the actor placement), logs to {@code <dir>/<name>.log},
- * and can be killed ({@code kill -9}), paused ({@code SIGSTOP}/{@code SIGCONT}) and restarted. Its
- * processes read a fault-control file ({@link #faultFile()}), through which a fail point (the
- * object store failing writes) is switched on and off from outside.
+ * frontend, sharing one state store ({@code file://} or S3). Each process keeps its ports across
+ * restarts (a compute node's Pekko address is part of the actor placement), logs to {@code
+ * <dir>/<name>.log}, and can be killed ({@code kill -9}), paused ({@code SIGSTOP}/{@code SIGCONT})
+ * and restarted. Its processes read a fault-control file ({@link #faultFile()}), through which a
+ * fail point (the object store failing writes) is switched on and off from outside.
  *
  * <p>It supervises its processes as Kubernetes would: one that exits with the "downed" status (the
  * cluster removed its member: it was quarantined after a pause, say) is started again after a
@@ -56,7 +56,8 @@ public final class LocalCluster implements AutoCloseable {
       int zkSessionTimeoutMs,
       boolean c1Only,
       int computeParallelism,
-      Map<String, String> env) {
+      Map<String, String> env,
+      String store) {
     public Options {
       Checks.checkArgument(Files.isRegularFile(jar), "no Tideway jar at %s", jar);
       env = Map.copyOf(env);
@@ -64,32 +65,75 @@ public final class LocalCluster implements AutoCloseable {
 
     /** Defaults for a cluster under {@code dir} from {@code jar}. */
     public static Options of(Path dir, Path jar) {
-      return new Options(dir, jar, "384m", 250, 5_000, true, 1, Map.of());
+      return new Options(dir, jar, "384m", 250, 5_000, true, 1, Map.of(), null);
     }
 
     public Options withHeap(String h) {
       return new Options(
-          dir, jar, h, barrierIntervalMs, zkSessionTimeoutMs, c1Only, computeParallelism, env);
+          dir,
+          jar,
+          h,
+          barrierIntervalMs,
+          zkSessionTimeoutMs,
+          c1Only,
+          computeParallelism,
+          env,
+          store);
     }
 
     /** C2 as well as C1 (benchmarks; tests start faster with C1 alone). */
     public Options withFullJit() {
       return new Options(
-          dir, jar, heap, barrierIntervalMs, zkSessionTimeoutMs, false, computeParallelism, env);
+          dir,
+          jar,
+          heap,
+          barrierIntervalMs,
+          zkSessionTimeoutMs,
+          false,
+          computeParallelism,
+          env,
+          store);
     }
 
     public Options withParallelism(int p) {
-      return new Options(dir, jar, heap, barrierIntervalMs, zkSessionTimeoutMs, c1Only, p, env);
+      return new Options(
+          dir, jar, heap, barrierIntervalMs, zkSessionTimeoutMs, c1Only, p, env, store);
     }
 
     public Options withBarrierInterval(long ms, int sessionTimeoutMs) {
-      return new Options(dir, jar, heap, ms, sessionTimeoutMs, c1Only, computeParallelism, env);
+      return new Options(
+          dir, jar, heap, ms, sessionTimeoutMs, c1Only, computeParallelism, env, store);
     }
 
     /** Environment variables every process gets (configuration twins: TIDEWAY_...). */
     public Options withEnv(Map<String, String> vars) {
       return new Options(
-          dir, jar, heap, barrierIntervalMs, zkSessionTimeoutMs, c1Only, computeParallelism, vars);
+          dir,
+          jar,
+          heap,
+          barrierIntervalMs,
+          zkSessionTimeoutMs,
+          c1Only,
+          computeParallelism,
+          vars,
+          store);
+    }
+
+    /**
+     * The state store every process opens ({@code s3://BUCKET/PREFIX} with its settings in {@link
+     * #withEnv}); by default a {@code file://} directory under {@link #dir}.
+     */
+    public Options withStore(String url) {
+      return new Options(
+          dir,
+          jar,
+          heap,
+          barrierIntervalMs,
+          zkSessionTimeoutMs,
+          c1Only,
+          computeParallelism,
+          env,
+          url);
     }
   }
 
@@ -119,7 +163,10 @@ public final class LocalCluster implements AutoCloseable {
     this.zkPort = freePort();
     this.pgPort = freePort();
     String zk = "127.0.0.1:" + zkPort;
-    String store = options.dir().resolve("store").toUri().toString();
+    String store =
+        options.store() != null
+            ? options.store()
+            : options.dir().resolve("store").toUri().toString();
     commands.put(
         ZOOKEEPER,
         List.of(

@@ -102,7 +102,15 @@ class ClusterCompactionIT {
       try (ComputeProcess compute =
               ComputeProcess.start(
                   new ComputeProcess.Options(
-                      zks, "it", 1, host, computePort, store, 2, ComputeProcess.DEFAULT_HTTP_PORT),
+                      zks,
+                      "it",
+                      1,
+                      host,
+                      computePort,
+                      store,
+                      2,
+                      ComputeProcess.DEFAULT_HTTP_PORT,
+                      null),
                   clock);
           MetaProcess meta =
               MetaProcess.start(
@@ -115,7 +123,8 @@ class ClusterCompactionIT {
                       0,
                       store,
                       100,
-                      MetaProcess.Options.DEFAULT_ZK_SESSION_TIMEOUT_MS),
+                      MetaProcess.Options.DEFAULT_ZK_SESSION_TIMEOUT_MS,
+                      null),
                   clock);
           FrontendProcess frontend =
               FrontendProcess.start(

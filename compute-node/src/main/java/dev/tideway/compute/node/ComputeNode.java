@@ -59,6 +59,9 @@ public final class ComputeNode implements AutoCloseable {
 
   private final ComputeMetrics metrics;
 
+  /** Whether the node serves: set by its process once it is registered for the scheduler. */
+  private final java.util.concurrent.atomic.AtomicBoolean ready;
+
   private ComputeNode(
       ComputeNodeConfig config,
       ActorSystem<Void> system,
@@ -67,7 +70,9 @@ public final class ComputeNode implements AutoCloseable {
       ActorRef<ControlMessage> control,
       ExchangeRegistry exchange,
       ComputeMetrics metrics,
-      HTTPServer http) {
+      HTTPServer http,
+      java.util.concurrent.atomic.AtomicBoolean ready) {
+    this.ready = ready;
     this.metrics = metrics;
     this.http = http;
     this.config = config;
@@ -127,13 +132,15 @@ public final class ComputeNode implements AutoCloseable {
               SYSTEM_NAME,
               pekko);
       ActorRef<ControlMessage> control = controlRef.get(30, TimeUnit.SECONDS);
-      http = startHttp(cfg, metrics);
+      java.util.concurrent.atomic.AtomicBoolean ready =
+          new java.util.concurrent.atomic.AtomicBoolean();
+      http = startHttp(cfg, metrics, system, ready);
       LOG.info("node {}: actor system up at {}, joining", cfg.nodeId(), system.address());
       ZkClusterJoin join = new ZkClusterJoin(zk, cfg.zkRoot(), clock);
       Cluster cluster = Cluster.get(Adapter.toClassic(system));
       join.join(cluster, cluster.selfUniqueAddress().longUid(), cfg.joinTimeoutMs());
       LOG.info("node {}: Up in the cluster", cfg.nodeId());
-      return new ComputeNode(cfg, system, zk, join, control, registry, metrics, http);
+      return new ComputeNode(cfg, system, zk, join, control, registry, metrics, http, ready);
     } catch (Exception | Error e) {
       if (http != null) {
         http.close();
@@ -146,8 +153,16 @@ public final class ComputeNode implements AutoCloseable {
     }
   }
 
-  /** Serves {@code /metrics} on {@code http-host:http-port}; null when the port is -1. */
-  private static HTTPServer startHttp(ComputeNodeConfig cfg, ComputeMetrics metrics)
+  /**
+   * Serves {@code /metrics} and the probes ({@code /health/live}, {@code /health/ready}: see {@link
+   * dev.tideway.common.http.HealthHandler}) on {@code http-host:http-port}; null when the port is
+   * -1.
+   */
+  private static HTTPServer startHttp(
+      ComputeNodeConfig cfg,
+      ComputeMetrics metrics,
+      ActorSystem<Void> system,
+      java.util.concurrent.atomic.AtomicBoolean ready)
       throws IOException {
     if (cfg.httpPort() < 0) {
       return null;
@@ -158,6 +173,13 @@ public final class ComputeNode implements AutoCloseable {
             .port(cfg.httpPort())
             .registry(metrics.registry())
             .executorService(Threads.fixedPool("compute-http-" + cfg.nodeId(), 1))
+            .defaultHandler(
+                new dev.tideway.common.http.HealthHandler(
+                    () -> !system.whenTerminated().isCompleted(),
+                    () ->
+                        ready.get()
+                            ? java.util.Optional.empty()
+                            : java.util.Optional.of("joining the cluster and registering")))
             .buildAndStart();
     LOG.info(
         "node {}: metrics on http://{}:{}/metrics", cfg.nodeId(), cfg.httpHost(), http.getPort());
@@ -207,6 +229,11 @@ public final class ComputeNode implements AutoCloseable {
           controlRef.complete(control);
           return Behaviors.empty();
         });
+  }
+
+  /** The node serves from now on: {@code /health/ready} answers 200. */
+  public void markReady() {
+    ready.set(true);
   }
 
   public ComputeNodeConfig config() {

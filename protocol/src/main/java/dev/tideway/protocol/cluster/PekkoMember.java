@@ -41,12 +41,32 @@ public final class PekkoMember implements AutoCloseable {
       long joinTimeoutMs,
       Clock clock)
       throws Exception {
+    return start(host, host, port, role, zk, zkRoot, joinTimeoutMs, clock);
+  }
+
+  /**
+   * As {@link #start(String, int, String, CuratorFramework, String, long, Clock)}, listening on
+   * {@code bindHost} ({@code 0.0.0.0} in a pod) while peers reach it at {@code advertiseHost} (the
+   * pod's stable DNS name or IP): the member's address is the advertised one.
+   */
+  public static PekkoMember start(
+      String bindHost,
+      String advertiseHost,
+      int port,
+      String role,
+      CuratorFramework zk,
+      String zkRoot,
+      long joinTimeoutMs,
+      Clock clock)
+      throws Exception {
     // the node's configuration with its environment twins (TIDEWAY_CLUSTER_PEKKO_*)
     Config root = TidewayConfig.ofProcess().underlying();
     Config pekko =
         ConfigFactory.parseString(
                 "pekko.remote.artery.canonical.hostname = \""
-                    + host
+                    + advertiseHost
+                    + "\"\npekko.remote.artery.bind.hostname = \""
+                    + bindHost
                     + "\"\npekko.remote.artery.canonical.port = "
                     + port
                     + "\npekko.cluster.roles = ["

@@ -1,6 +1,7 @@
 package dev.tideway.storage.bench;
 
 import dev.tideway.common.bench.Benchmark;
+import dev.tideway.common.config.TidewayConfig;
 import dev.tideway.common.random.RandomSource;
 import dev.tideway.common.time.Clock;
 import dev.tideway.storage.api.Epochs;
@@ -12,6 +13,9 @@ import dev.tideway.storage.api.StorageOptions;
 import dev.tideway.storage.api.SyncResult;
 import dev.tideway.storage.engine.StorageEngine;
 import dev.tideway.storage.objectstore.LocalFsObjectStore;
+import dev.tideway.storage.objectstore.ObjectStore;
+import dev.tideway.storage.objectstore.S3ObjectStore;
+import dev.tideway.storage.objectstore.S3Settings;
 import dev.tideway.storage.sst.SstCodecs;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -42,12 +46,14 @@ import org.apache.parquet.io.api.PrimitiveConverter;
 import org.apache.parquet.schema.MessageType;
 
 /**
- * {@code tideway bench storage [--rows N] [--gets N]}: N rows of 16-byte keys and 100-byte values
- * through the engine (memtable → seal → sync to a Parquet SST → commit → scan, gets, compaction)
- * against parquet-java writing and reading the same rows to and from a plain file in the same run.
- * Raw write = the example {@code Group} writer with parquet defaults and ZSTD; raw scan = parquet's
- * column readers over that file (the fastest raw read path). Run with a fixed heap and {@code
- * -XX:+AlwaysPreTouch}.
+ * {@code tideway bench storage [--rows N] [--gets N] [--store s3://BUCKET/PREFIX]}: N rows of
+ * 16-byte keys and 100-byte values through the engine (memtable → seal → sync to a Parquet SST →
+ * commit → scan, gets, compaction) against parquet-java writing and reading the same rows to and
+ * from a plain file in the same run. Raw write = the example {@code Group} writer with parquet
+ * defaults and ZSTD; raw scan = parquet's column readers over that file (the fastest raw read
+ * path). The engine's SSTs go to local files, or with {@code --store} to S3 (settings from {@code
+ * tideway.storage.s3.*} and their environment twins), while the raw baseline stays on local files.
+ * Run with a fixed heap and {@code -XX:+AlwaysPreTouch}.
  */
 public final class StorageBench implements Benchmark {
   private static final int TABLE = 1;
@@ -59,12 +65,13 @@ public final class StorageBench implements Benchmark {
 
   @Override
   public String description() {
-    return "state store sync/scan/get/compaction vs raw parquet-java (--rows N, default 1000000)";
+    return "state store sync/scan/get/compaction vs raw parquet-java (--rows N, default 1000000;"
+        + " --store s3://BUCKET/PREFIX puts the engine's files on S3)";
   }
 
   @Override
   public void run(Options options, PrintWriter out) {
-    options.checkOnly("rows", "gets", "dir");
+    options.checkOnly("rows", "gets", "dir", "store");
     int rows = (int) options.getLong("rows", 1_000_000);
     int gets = (int) options.getLong("gets", 200_000);
     Path dir = null;
@@ -73,7 +80,7 @@ public final class StorageBench implements Benchmark {
           options.values().containsKey("dir")
               ? Files.createDirectories(Path.of(options.values().get("dir")))
               : Files.createTempDirectory("tideway-bench-storage");
-      new Run(rows, gets, dir, out).go();
+      new Run(rows, gets, dir, options.values().get("store"), out).go();
     } catch (Exception e) {
       throw new IllegalStateException("storage benchmark failed: " + e, e);
     } finally {
@@ -96,15 +103,17 @@ public final class StorageBench implements Benchmark {
     private final int rows;
     private final int gets;
     private final Path dir;
+    private final String storeUrl;
     private final PrintWriter out;
     private final Clock clock = Clock.system();
     private final byte[][] keys;
     private final byte[][] values;
 
-    Run(int rows, int gets, Path dir, PrintWriter out) {
+    Run(int rows, int gets, Path dir, String storeUrl, PrintWriter out) {
       this.rows = rows;
       this.gets = gets;
       this.dir = dir;
+      this.storeUrl = storeUrl;
       this.out = out;
       RandomSource rnd = RandomSource.seeded(20210401);
       keys = new byte[rows][];
@@ -134,6 +143,7 @@ public final class StorageBench implements Benchmark {
 
     void go() throws Exception {
       print("rows", rows);
+      print("store", storeUrl == null ? "file" : storeUrl);
       StorageOptions o =
           StorageOptions.defaults()
               .withMemory(3L << 30, 3L << 30)
@@ -145,15 +155,14 @@ public final class StorageBench implements Benchmark {
       double[] syncW = new double[3];
       for (int i = 0; i < 3; i++) {
         rawW[i] = rawWrite();
-        syncW[i] = syncRound(o, dir.resolve("round" + i));
+        syncW[i] = syncRound(o, "round" + i);
       }
       double raw = median(rawW);
       double sync = median(syncW);
       print("raw_parquet_write_rows_per_s", Math.round(raw));
       print("sync_rows_per_s", Math.round(sync));
       print("write_ratio", String.format("%.2f", sync / raw));
-      LocalFsObjectStore store = new LocalFsObjectStore(dir.resolve("store"));
-      try (StorageEngine engine = StorageEngine.open(store, o)) {
+      try (StorageEngine engine = StorageEngine.open(storeAt("store"), o)) {
         LocalStateStore local = engine.newLocal(TABLE);
         local.init(Epochs.of(1));
         long t0 = clock.nanoTime();
@@ -188,6 +197,8 @@ public final class StorageBench implements Benchmark {
                     + " get_p99_us=%.1f (target < 1000)",
                 sync / raw, scan / rawScan, p99));
         out.flush();
+      } finally {
+        deleteStore("store");
       }
     }
 
@@ -197,9 +208,27 @@ public final class StorageBench implements Benchmark {
       return c[c.length / 2];
     }
 
-    /** One measured sync of all rows into a fresh engine on local files (fsync included). */
-    private double syncRound(StorageOptions o, Path where) throws Exception {
-      try (StorageEngine e = StorageEngine.open(new LocalFsObjectStore(where), o)) {
+    /** The engine's object store {@code sub}: a directory under the run's, or a prefix on S3. */
+    private ObjectStore storeAt(String sub) throws IOException {
+      return storeUrl == null
+          ? new LocalFsObjectStore(dir.resolve(sub))
+          : S3ObjectStore.open(
+              storeUrl.replaceAll("/+$", "") + "/" + sub,
+              S3Settings.from(TidewayConfig.ofProcess()));
+    }
+
+    /** Deletes what {@link #storeAt} holds under {@code sub}. */
+    private void deleteStore(String sub) throws IOException {
+      try (ObjectStore s = storeAt(sub)) {
+        for (String p : s.list("")) {
+          s.delete(p);
+        }
+      }
+    }
+
+    /** One measured sync of all rows into a fresh engine (fsync or upload included). */
+    private double syncRound(StorageOptions o, String where) throws Exception {
+      try (StorageEngine e = StorageEngine.open(storeAt(where), o)) {
         LocalStateStore l = e.newLocal(TABLE);
         l.init(Epochs.of(1));
         for (int i = 0; i < rows; i++) {
@@ -212,7 +241,7 @@ public final class StorageBench implements Benchmark {
         e.commitEpoch(Epochs.of(1), r.ssts(), r.statsDelta());
         return rate;
       } finally {
-        deleteTree(where);
+        deleteStore(where);
       }
     }
 

@@ -96,6 +96,18 @@ public final class S3Fixture implements AutoCloseable {
         "false");
   }
 
+  /**
+   * Runs the server until killed, for trying a cluster or {@code tideway bench storage --store} on
+   * S3 by hand: {@code java -cp <storage-engine test class path> ...S3Fixture DIR} prints the
+   * bucket and the environment the processes need.
+   */
+  public static void main(String[] args) throws Exception {
+    S3Fixture s3 = new S3Fixture(Path.of(args.length > 0 ? args[0] : "s3-data"));
+    System.out.println("bucket " + s3.bucket() + ": use --store " + s3.url("tideway"));
+    s3.environment().forEach((k, v) -> System.out.println("export " + k + "=" + v));
+    Thread.currentThread().join();
+  }
+
   public S3ObjectStore open(String prefix) throws IOException {
     return S3ObjectStore.open(url(prefix), settings());
   }
