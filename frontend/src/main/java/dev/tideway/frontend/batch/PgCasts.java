@@ -73,14 +73,23 @@ public final class PgCasts extends RexShuttle {
     this.rb = rb;
   }
 
-  /** Calcite's standard program, after the casts of {@code rel} are rewritten. */
+  /**
+   * Calcite's standard program, after sub-queries became joins and the casts and join keys of
+   * {@code rel} are rewritten (so the joins an {@code IN} or {@code EXISTS} turns into compare
+   * numeric keys by value too).
+   */
   static Program program() {
     return (RelOptPlanner planner,
         RelNode rel,
         RelTraitSet traits,
         List<RelOptMaterialization> materializations,
-        List<RelOptLattice> lattices) ->
-        Programs.standard().run(planner, rewrite(rel), traits, materializations, lattices);
+        List<RelOptLattice> lattices) -> {
+      RelNode r =
+          Programs.subQuery(org.apache.calcite.rel.metadata.DefaultRelMetadataProvider.INSTANCE)
+              .run(planner, rel, traits, materializations, lattices);
+      r = Programs.decorrelate().run(planner, r, traits, materializations, lattices);
+      return Programs.standard().run(planner, rewrite(r), traits, materializations, lattices);
+    };
   }
 
   /** A {@code Hook.PROGRAM} handler installing {@link #program()}. */
@@ -99,9 +108,73 @@ public final class PgCasts extends RexShuttle {
           @Override
           public RelNode visit(RelNode other) {
             RelNode n = super.visit(other).accept(casts);
-            return n instanceof Aggregate a ? decimalSums(a) : n;
+            return n instanceof Aggregate a
+                ? decimalSums(a)
+                : n instanceof org.apache.calcite.rel.core.Join j ? valueKeys(j) : n;
           }
         });
+  }
+
+  /**
+   * {@code j} comparing its numeric and floating-point equality keys by value: both sides of each
+   * {@code =} rounded to one scale ({@code 4 = 4.0}, Java's {@code BigDecimal.equals} tells them
+   * apart in a hash or merge join), {@code -0.0} made {@code 0.0}. The keys are computed below the
+   * join, so it stays a hash join. Found by {@code tideway fuzz}: a batch join of an int with a
+   * numeric column lost the pairs a view over the same join held.
+   */
+  private static RelNode valueKeys(org.apache.calcite.rel.core.Join j) {
+    RexBuilder rb = j.getCluster().getRexBuilder();
+    RexShuttle keys =
+        new RexShuttle() {
+          @Override
+          public RexNode visitCall(RexCall call) {
+            RexCall c = (RexCall) super.visitCall(call);
+            boolean equality =
+                c.getKind() == SqlKind.EQUALS || c.getKind() == SqlKind.IS_NOT_DISTINCT_FROM;
+            if (!equality || c.getOperands().size() != 2) {
+              return c;
+            }
+            RexNode a = valueKey(rb, c.getOperands().get(0));
+            RexNode b = valueKey(rb, c.getOperands().get(1));
+            return a == c.getOperands().get(0) && b == c.getOperands().get(1)
+                ? c
+                : c.clone(c.getType(), List.of(a, b));
+          }
+        };
+    RexNode condition = j.getCondition().accept(keys);
+    if (condition.equals(j.getCondition())) {
+      return j;
+    }
+    org.apache.calcite.rel.core.Join rewritten =
+        j.copy(
+            j.getTraitSet(),
+            condition,
+            j.getLeft(),
+            j.getRight(),
+            j.getJoinType(),
+            j.isSemiJoinDone());
+    return org.apache.calcite.plan.RelOptUtil.pushDownJoinConditions(
+        rewritten,
+        org.apache.calcite.rel.core.RelFactories.LOGICAL_BUILDER.create(j.getCluster(), null));
+  }
+
+  /** {@code x} as a key equal for equal values: numerics at one scale, floats without -0.0. */
+  private static RexNode valueKey(RexBuilder rb, RexNode x) {
+    RelDataType t = x.getType();
+    if (t.getSqlTypeName() == SqlTypeName.DECIMAL) {
+      return rb.makeCall(
+          t,
+          SqlStdOperatorTable.ROUND,
+          List.of(x, rb.makeExactLiteral(BigDecimal.valueOf(TwTypeSystem.UNCONSTRAINED_SCALE))));
+    }
+    if (FLOATS.contains(t.getSqlTypeName())) {
+      RexNode zero = rb.makeZeroLiteral(t);
+      return rb.makeCall(
+          t,
+          SqlStdOperatorTable.CASE,
+          List.of(rb.makeCall(SqlStdOperatorTable.EQUALS, x, zero), zero, x));
+    }
+    return x;
   }
 
   /**
