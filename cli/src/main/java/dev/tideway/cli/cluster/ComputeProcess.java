@@ -12,6 +12,7 @@ import dev.tideway.storage.api.StateStores;
 import dev.tideway.storage.api.Storage;
 import dev.tideway.storage.api.StorageOptions;
 import dev.tideway.storage.api.StorageRole;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.concurrent.CompletionStage;
@@ -65,8 +66,13 @@ public final class ComputeProcess implements AutoCloseable {
   }
 
   private void startAll(Options o, Clock clock) throws Exception {
+    // one registry for the node's and its state store's metrics: /metrics serves both
+    PrometheusRegistry metrics = new PrometheusRegistry();
     Storage storage =
-        StateStores.open(o.storeUrl(), StorageOptions.defaults(), StorageRole.follower(o.nodeId()));
+        StateStores.open(
+            o.storeUrl(),
+            StorageOptions.defaults().withRegistry(metrics),
+            StorageRole.follower(o.nodeId()));
     closers.push(storage);
     node =
         ComputeNode.start(
@@ -92,7 +98,8 @@ public final class ComputeProcess implements AutoCloseable {
                 .withFallback(TidewayConfig.ofProcess().underlying()),
             ExecutorBuilders.discover(),
             clock,
-            storage);
+            storage,
+            metrics);
     closers.push(node);
     closers.push(StoreFollower.start(storage));
     CuratorFramework zk = Zk.connect(o.zookeeper(), 15_000);

@@ -151,10 +151,16 @@ public final class Playground implements AutoCloseable {
     String zkConnect = zk.connectString(options.host());
     Path storeDir = options.dataDir().resolve("store").toAbsolutePath();
     Files.createDirectories(storeDir);
-    Storage storage = StateStores.open(storeDir.toUri().toString(), StorageOptions.defaults());
+    // the compute node's /metrics serves the state store's metrics too
+    io.prometheus.metrics.model.registry.PrometheusRegistry metrics =
+        new io.prometheus.metrics.model.registry.PrometheusRegistry();
+    Storage storage =
+        StateStores.open(
+            storeDir.toUri().toString(), StorageOptions.defaults().withRegistry(metrics));
     closers.push(storage);
     compute =
-        ComputeNode.start(computeConfig(zkConnect), ExecutorBuilders.discover(), clock, storage);
+        ComputeNode.start(
+            computeConfig(zkConnect), ExecutorBuilders.discover(), clock, storage, metrics);
     closers.push(compute);
     PlanCodec codec = KryoPlanCodec.create();
     ComputeBridge bridge = new ComputeBridge(compute.system(), "meta-bridge");

@@ -24,7 +24,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
  * the cost does not grow with the rows.
  */
 public final class ComputeMetrics {
-  private final PrometheusRegistry registry = new PrometheusRegistry();
+  private final PrometheusRegistry registry;
   private final Gauge actorsRunning;
   private final Histogram barrierLatency;
   private final Histogram syncDuration;
@@ -32,6 +32,15 @@ public final class ComputeMetrics {
   private final Counter rowsOut;
 
   public ComputeMetrics(ExchangeRegistry exchange) {
+    this(exchange, new PrometheusRegistry());
+  }
+
+  /**
+   * Registers in {@code registry}, which the node's {@code /metrics} serves: the process registers
+   * its state store's metrics there too.
+   */
+  public ComputeMetrics(ExchangeRegistry exchange, PrometheusRegistry registry) {
+    this.registry = registry;
     actorsRunning =
         Gauge.builder()
             .name("tideway_compute_actors_running")

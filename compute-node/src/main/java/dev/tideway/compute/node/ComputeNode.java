@@ -99,6 +99,26 @@ public final class ComputeNode implements AutoCloseable {
    */
   public static ComputeNode start(
       Config root, ExecutorBuilders builders, Clock clock, StateStore stateStore) throws Exception {
+    return start(
+        root,
+        builders,
+        clock,
+        stateStore,
+        new io.prometheus.metrics.model.registry.PrometheusRegistry());
+  }
+
+  /**
+   * As {@link #start(Config, ExecutorBuilders, Clock, StateStore)}, serving {@code metricsRegistry}
+   * on {@code /metrics} (with the node's own metrics added): the registry the process opened its
+   * state store with, so the storage metrics ({@code tideway_storage_*}) are served too.
+   */
+  public static ComputeNode start(
+      Config root,
+      ExecutorBuilders builders,
+      Clock clock,
+      StateStore stateStore,
+      io.prometheus.metrics.model.registry.PrometheusRegistry metricsRegistry)
+      throws Exception {
     ComputeNodeConfig cfg = ComputeNodeConfig.from(root);
     Config pekko =
         ConfigFactory.parseString(
@@ -125,7 +145,7 @@ public final class ComputeNode implements AutoCloseable {
       LOG.info("node {}: connected to ZooKeeper {}", cfg.nodeId(), cfg.zookeeper());
       CompletableFuture<ActorRef<ControlMessage>> controlRef = new CompletableFuture<>();
       ExchangeRegistry registry = new ExchangeRegistry();
-      ComputeMetrics metrics = new ComputeMetrics(registry);
+      ComputeMetrics metrics = new ComputeMetrics(registry, metricsRegistry);
       system =
           ActorSystem.create(
               guardian(cfg, builders, clock, stateStore, registry, metrics, controlRef),
