@@ -104,14 +104,14 @@ app.kubernetes.io/component: {{ .role }}
 
 {{/* Pod anti-affinity over one role's pods: (dict "ctx" $ "role" "compute") */}}
 {{- define "tideway.affinity" -}}
-{{- if eq .ctx.Values.antiAffinity "hard" }}
+{{- if eq .ctx.Values.antiAffinity "hard" -}}
 podAntiAffinity:
   requiredDuringSchedulingIgnoredDuringExecution:
     - topologyKey: kubernetes.io/hostname
       labelSelector:
         matchLabels:
           {{- include "tideway.selector" . | nindent 10 }}
-{{- else if eq .ctx.Values.antiAffinity "soft" }}
+{{- else if eq .ctx.Values.antiAffinity "soft" -}}
 podAntiAffinity:
   preferredDuringSchedulingIgnoredDuringExecution:
     - weight: 100

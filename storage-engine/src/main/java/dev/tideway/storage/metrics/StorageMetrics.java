@@ -20,6 +20,7 @@ public final class StorageMetrics implements AutoCloseable {
   public final Histogram syncDuration;
   public final Counter writeStallSeconds;
   public final Gauge sstCount;
+  public final Gauge sstBytes;
   public final Counter compactionReadBytes;
   public final Counter compactionWriteBytes;
   public final Counter compactionDroppedKeys;
@@ -50,6 +51,12 @@ public final class StorageMetrics implements AutoCloseable {
         Gauge.builder()
             .name("tideway_storage_sst_count")
             .help("SSTs per level of the current version")
+            .labelNames("level")
+            .register(registry);
+    sstBytes =
+        Gauge.builder()
+            .name("tideway_storage_sst_bytes")
+            .help("Bytes of the SSTs in each level of the current version: the state store's size")
             .labelNames("level")
             .register(registry);
     compactionReadBytes =
@@ -90,6 +97,7 @@ public final class StorageMetrics implements AutoCloseable {
             syncDuration,
             writeStallSeconds,
             sstCount,
+            sstBytes,
             compactionReadBytes,
             compactionWriteBytes,
             compactionDroppedKeys,
@@ -102,5 +110,6 @@ public final class StorageMetrics implements AutoCloseable {
   public void onVersion(Version v) {
     v.sstCountPerLevel()
         .forEach((level, n) -> sstCount.labelValues(Integer.toString(level)).set(n));
+    v.levels().forEach(l -> sstBytes.labelValues(Integer.toString(l.index())).set(l.totalBytes()));
   }
 }
