@@ -88,6 +88,16 @@ public final class PgCasts extends RexShuttle {
           Programs.subQuery(org.apache.calcite.rel.metadata.DefaultRelMetadataProvider.INSTANCE)
               .run(planner, rel, traits, materializations, lattices);
       r = Programs.decorrelate().run(planner, r, traits, materializations, lattices);
+      // equalities written in WHERE (FROM a, b WHERE a.n = b.n) become join conditions now, so
+      // the rewrite sees them as join keys, as the planner will
+      r =
+          Programs.hep(
+                  List.of(
+                      org.apache.calcite.rel.rules.CoreRules.FILTER_INTO_JOIN,
+                      org.apache.calcite.rel.rules.CoreRules.JOIN_CONDITION_PUSH),
+                  true,
+                  org.apache.calcite.rel.metadata.DefaultRelMetadataProvider.INSTANCE)
+              .run(planner, r, traits, materializations, lattices);
       return Programs.standard().run(planner, rewrite(r), traits, materializations, lattices);
     };
   }

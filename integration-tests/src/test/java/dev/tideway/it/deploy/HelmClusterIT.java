@@ -133,6 +133,18 @@ class HelmClusterIT {
       try (S3ObjectStore store = s3.open("chart")) {
         assertThat(store.list("sst/")).as("the state went to the chart's S3 store").isNotEmpty();
       }
+      // what each pod said when it came up, for the record
+      for (Pod p : pods) {
+        Files.readAllLines(dir.resolve(p.name() + ".log")).stream()
+            .filter(
+                l ->
+                    l.contains(" up at ")
+                        || l.contains("up: psql")
+                        || l.contains("serving at")
+                        || l.contains("Up in the cluster"))
+            .limit(2)
+            .forEach(l -> System.out.println("HelmClusterIT " + p.name() + ": " + l));
+      }
     } finally {
       for (Pod p : pods) {
         p.process().destroy();

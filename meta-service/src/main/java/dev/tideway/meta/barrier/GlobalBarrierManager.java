@@ -439,6 +439,7 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
       return;
     }
     if (Topologies.of(FailingJobs.running(known)).size() == 0) {
+      steps.resetDone(); // nothing left to reset: answer the CREATEs an earlier attempt removed
       return;
     }
     long now = deps.clock().currentTimeMillis();

@@ -63,9 +63,7 @@ final class RecoverySteps {
       }
       DdlReply r;
       try {
-        r =
-            (cmd instanceof DdlCommand.FailJob f ? ddl.submitFailureAfterReset(f) : ddl.submit(cmd))
-                .get(WAIT_S, TimeUnit.SECONDS);
+        r = ddl.submitFailureAfterReset(cmd).get(WAIT_S, TimeUnit.SECONDS);
       } catch (Exception ex) {
         LOG.warn("recovery #{}: isolating job {} failed", recovery, jobId, ex);
         return Optional.of("reset failed: isolating job " + jobId + ": " + ex);

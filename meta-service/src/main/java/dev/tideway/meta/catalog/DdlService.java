@@ -181,11 +181,12 @@ public final class DdlService implements LeadershipListener, AutoCloseable {
   }
 
   /**
-   * Submits a recovery's {@link DdlCommand.FailJob}: the failed {@code CREATE} is answered by
-   * {@link #releaseHeldFailures}, once the reset took the job's actors away. A client told of the
-   * failure then writes into the rebuilt graph, not into one the reset is about to discard.
+   * Submits a recovery's {@link DdlCommand.FailJob} or {@link DdlCommand.PauseJob}: the {@code
+   * CREATE}s it fails are answered by {@link #releaseHeldFailures}, once the reset took the jobs'
+   * actors away. A client told of the failure then writes into the rebuilt graph, not into one the
+   * reset is about to discard.
    */
-  public CompletableFuture<DdlReply> submitFailureAfterReset(DdlCommand.FailJob cmd) {
+  public CompletableFuture<DdlReply> submitFailureAfterReset(DdlCommand cmd) {
     return submit(cmd, true);
   }
 

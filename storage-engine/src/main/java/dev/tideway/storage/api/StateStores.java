@@ -56,7 +56,12 @@ public final class StateStores {
       throw new StorageException(
           StorageException.Reason.OBJECT_STORE, "cannot open state store at " + url, e);
     }
-    return open(store, options, role);
+    try {
+      return open(store, options, role);
+    } catch (RuntimeException e) {
+      store.close(); // the engine did not take it: its client and connections go with the failure
+      throw e;
+    }
   }
 
   /**

@@ -84,7 +84,8 @@ public final class LocalFsObjectStore implements ObjectStore {
     }
     Path target = resolve(path);
     Files.createDirectories(target.getParent());
-    Path tmp = target.resolveSibling(target.getFileName() + TMP + tmpCounter.incrementAndGet());
+    // unique across processes: two owners may race on one path, and each removes only its own
+    Path tmp = target.resolveSibling(target.getFileName() + TMP + java.util.UUID.randomUUID());
     try {
       try (FileChannel ch =
           FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
@@ -98,6 +99,14 @@ public final class LocalFsObjectStore implements ObjectStore {
         Files.createLink(target, tmp);
       } catch (FileAlreadyExistsException e) {
         return false;
+      } catch (UnsupportedOperationException | java.nio.file.FileSystemException e) {
+        // a volume without hard links (SMB, some FUSE mounts): a move that refuses to replace;
+        // not atomic against a concurrent writer, so the meta leader's fencing is the guard there
+        try {
+          Files.move(tmp, target);
+        } catch (FileAlreadyExistsException exists) {
+          return false;
+        }
       }
       fsyncDirectory(target.getParent());
       return true;

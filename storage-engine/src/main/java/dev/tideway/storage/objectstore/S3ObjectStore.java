@@ -308,6 +308,9 @@ public final class S3ObjectStore implements ObjectStore {
     private long pos;
     private boolean done;
 
+    /** A request of this upload failed: it can only be closed (aborted), never committed. */
+    private IOException failed;
+
     S3Writer(String path, String key) {
       this.path = path;
       this.key = key;
@@ -316,6 +319,7 @@ public final class S3ObjectStore implements ObjectStore {
     @Override
     public void write(byte[] b, int off, int len) throws IOException {
       Checks.checkState(!done, "upload of %s already finished", path);
+      checkNotFailed();
       pos += len;
       while (len > 0) {
         int n = (int) Math.min(len, settings.partBytes() - part.size());
@@ -328,7 +332,23 @@ public final class S3ObjectStore implements ObjectStore {
       }
     }
 
+    private void checkNotFailed() throws IOException {
+      if (failed != null) {
+        throw new ObjectStoreUnavailableException("upload of " + path + " failed earlier", failed);
+      }
+    }
+
+    /** Sends the buffered part; on failure the upload is failed (its bytes would be missing). */
     private void sendPart() throws IOException {
+      try {
+        sendPartOnce();
+      } catch (IOException e) {
+        failed = e;
+        throw e;
+      }
+    }
+
+    private void sendPartOnce() throws IOException {
       if (uploadId == null) {
         uploadId =
             call(
@@ -338,7 +358,6 @@ public final class S3ObjectStore implements ObjectStore {
       }
       int number = parts.size() + 1;
       byte[] bytes = part.toByteArray();
-      part.reset();
       String etag =
           call(
                   "PUT PART " + number + " of " + key,
@@ -348,6 +367,7 @@ public final class S3ObjectStore implements ObjectStore {
                           RequestBody.fromBytes(bytes)))
               .eTag();
       parts.add(CompletedPart.builder().partNumber(number).eTag(etag).build());
+      part.reset(); // only once the part is in
     }
 
     @Override
@@ -363,6 +383,7 @@ public final class S3ObjectStore implements ObjectStore {
     @Override
     public void commit() throws IOException {
       Checks.checkState(!done, "upload of %s already finished", path);
+      checkNotFailed();
       checkWritable(path);
       if (uploadId == null) {
         byte[] bytes = part.toByteArray();

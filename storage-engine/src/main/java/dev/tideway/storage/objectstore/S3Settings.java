@@ -62,7 +62,7 @@ public record S3Settings(
         config.getBoolean("tideway.storage.s3.path-style"),
         config.getString("tideway.storage.s3.access-key"),
         config.getString("tideway.storage.s3.secret-key"),
-        config.getBytes("tideway.storage.s3.part-size", MIN_PART_BYTES, 5L << 30),
+        config.getBytes("tideway.storage.s3.part-size", MIN_PART_BYTES, 1L << 30),
         config.getInt("tideway.storage.s3.max-attempts", 1, 100),
         config.getDuration(
             "tideway.storage.s3.attempt-timeout", Duration.ofSeconds(1), Duration.ofHours(1)),

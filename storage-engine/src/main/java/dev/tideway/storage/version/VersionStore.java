@@ -79,14 +79,28 @@ public final class VersionStore {
     String path = deltaPath(d.id());
     byte[] bytes = VersionCodec.encode(d);
     if (!store.putIfAbsent(path, bytes) && !Arrays.equals(store.read(path), bytes)) {
-      throw new StorageException(
-          StorageException.Reason.PROTOCOL,
-          "version delta "
-              + d.id()
-              + " was committed by another version owner (a newer meta leader) in "
-              + store.describe()
-              + ": this process no longer owns the version log");
+      throw deposed(d.id(), "committed by another version owner (a newer meta leader)");
     }
+    // a checkpoint at or past this id means a newer owner went on and pruned the deltas: this one
+    // only re-created a pruned id (a checkpoint keeps its own id's delta, so it cannot be N itself)
+    for (String cp : store.list(CHECKPOINT_PREFIX)) {
+      if (idOf(cp, CHECKPOINT_PREFIX) >= d.id()) {
+        store.delete(path);
+        throw deposed(d.id(), "behind checkpoint " + idOf(cp, CHECKPOINT_PREFIX));
+      }
+    }
+  }
+
+  private StorageException deposed(long id, String why) {
+    return new StorageException(
+        StorageException.Reason.PROTOCOL,
+        "version delta "
+            + id
+            + " is "
+            + why
+            + " in "
+            + store.describe()
+            + ": this process no longer owns the version log");
   }
 
   /** Reads back a delta after an ambiguous write; null when it is not there. */
@@ -107,7 +121,12 @@ public final class VersionStore {
       return;
     }
     FailPoints.hit(FP_BEFORE_CHECKPOINT);
-    store.put(checkpointPath(v.id()), VersionCodec.encode(v));
+    byte[] bytes = VersionCodec.encode(v);
+    String path = checkpointPath(v.id());
+    if (!store.putIfAbsent(path, bytes) && !Arrays.equals(store.read(path), bytes)) {
+      // another owner's checkpoint of this id: keep it, and prune nothing on this one's word
+      throw new IOException("version checkpoint " + v.id() + " was written by another owner");
+    }
     FailPoints.hit(FP_AFTER_CHECKPOINT);
     for (String p : store.list(CHECKPOINT_PREFIX)) {
       if (idOf(p, CHECKPOINT_PREFIX) < v.id()) {
@@ -115,7 +134,7 @@ public final class VersionStore {
       }
     }
     for (String p : store.list(DELTA_PREFIX)) {
-      if (idOf(p, DELTA_PREFIX) <= v.id()) {
+      if (idOf(p, DELTA_PREFIX) < v.id()) { // the checkpoint's own id stays taken
         store.delete(p);
       }
     }

@@ -114,6 +114,32 @@ class MultiProcessStorageTest {
     }
   }
 
+  /**
+   * A deposed owner further behind, past a checkpoint of the new owner's (which pruned the deltas
+   * below it): the pruned id it re-creates is taken back at once and its commit fails, and the log
+   * reads as the new owner wrote it.
+   */
+  @Test
+  void aDeposedVersionOwnerBehindACheckpointCannotRecreateAPrunedDelta() throws Exception {
+    try (Storage deposed = open(StorageRole.versionOwner());
+        Storage leader = open(StorageRole.versionOwner());
+        Storage compute = open(StorageRole.follower(1))) {
+      LocalStateStore l = compute.newLocal(TABLE);
+      l.init(Epochs.of(1));
+      for (long e = 1; e <= 4; e++) { // checkpoint every 3 versions: version 3 is one
+        SyncResult r = write(l, compute, e, e * 10, e * 10 + 10);
+        leader.commitEpoch(Epochs.of(e), r.ssts(), r.statsDelta());
+      }
+      assertThatThrownBy(() -> deposed.commitEpoch(Epochs.of(1), List.of(), Map.of()))
+          .isInstanceOf(StorageException.class)
+          .hasMessageContaining("behind checkpoint");
+      try (Storage reader = open(StorageRole.follower(2))) {
+        assertThat(reader.committedEpoch()).isEqualTo(Epochs.of(4));
+        assertThat(reader.tableStats().get(TABLE).totalKeyCount()).isEqualTo(40);
+      }
+    }
+  }
+
   @Test
   void refreshFailsLoudlyWhenTheAnnouncedEpochIsNotInTheStore() throws Exception {
     try (Storage compute = open(StorageRole.follower(1))) {
