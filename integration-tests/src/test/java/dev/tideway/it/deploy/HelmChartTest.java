@@ -82,7 +82,8 @@ class HelmChartTest {
         Map.of(
             "store.url", "file:///data/store",
             "store.sharedVolume.enabled", "true",
-            "store.sharedVolume.claimName", "tideway-store"));
+            "store.sharedVolume.claimName", "tideway-store",
+            "antiAffinity", "none"));
   }
 
   @Test
