@@ -39,19 +39,7 @@ public class PlaygroundIT {
   }
 
   static List<String> rows(Statement st, String sql) throws SQLException {
-    List<String> out = new ArrayList<>();
-    try (ResultSet rs = st.executeQuery(sql)) {
-      int n = rs.getMetaData().getColumnCount();
-      while (rs.next()) {
-        StringBuilder b = new StringBuilder();
-        for (int i = 1; i <= n; i++) {
-          b.append(i > 1 ? "|" : "").append(rs.getString(i));
-        }
-        out.add(b.toString());
-      }
-    }
-    out.sort(null);
-    return out;
+    return dev.tideway.cli.local.Probes.sortedRows(st, sql, String::valueOf);
   }
 
   @Test

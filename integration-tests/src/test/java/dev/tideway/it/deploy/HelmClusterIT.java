@@ -3,6 +3,7 @@ package dev.tideway.it.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.tideway.cli.local.Probes;
 import dev.tideway.it.cluster.TestPorts;
 import dev.tideway.storage.objectstore.S3Fixture;
 import dev.tideway.storage.objectstore.S3ObjectStore;
@@ -15,8 +16,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -122,13 +121,16 @@ class HelmClusterIT {
                 + " FROM orders GROUP BY customer");
         st.execute("INSERT INTO orders VALUES (20001, 7, 1000)");
         st.execute("FLUSH");
-        assertThat(rows(st, "SELECT count(*), sum(n), sum(s) FROM per_customer"))
+        assertThat(
+                Probes.sortedRows(
+                    st, "SELECT count(*), sum(n), sum(s) FROM per_customer", String::valueOf))
             .containsExactly("50|20001|" + (20000L * 20001 + 1000));
-        assertThat(rows(st, "SELECT * FROM per_customer"))
+        assertThat(Probes.sortedRows(st, "SELECT * FROM per_customer", String::valueOf))
             .isEqualTo(
-                rows(
+                Probes.sortedRows(
                     st,
-                    "SELECT customer, count(*) AS n, sum(amount) AS s FROM orders GROUP BY customer"));
+                    "SELECT customer, count(*) AS n, sum(amount) AS s FROM orders GROUP BY customer",
+                    String::valueOf));
       }
       try (S3ObjectStore store = s3.open("chart")) {
         assertThat(store.list("sst/")).as("the state went to the chart's S3 store").isNotEmpty();
@@ -276,21 +278,5 @@ class HelmClusterIT {
           .isLessThan(deadline);
       Thread.sleep(250);
     }
-  }
-
-  private static List<String> rows(Statement st, String sql) throws SQLException {
-    List<String> out = new ArrayList<>();
-    try (ResultSet rs = st.executeQuery(sql)) {
-      int n = rs.getMetaData().getColumnCount();
-      while (rs.next()) {
-        StringBuilder b = new StringBuilder();
-        for (int i = 1; i <= n; i++) {
-          b.append(i > 1 ? "|" : "").append(rs.getString(i));
-        }
-        out.add(b.toString());
-      }
-    }
-    out.sort(null);
-    return out;
   }
 }

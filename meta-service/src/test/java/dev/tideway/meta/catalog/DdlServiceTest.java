@@ -65,28 +65,7 @@ class DdlServiceTest {
               () -> b.ddl().submit(new DdlCommand.ReserveIds(1)).get(5, TimeUnit.SECONDS))
           .hasCauseInstanceOf(NotLeaderException.class);
 
-      DdlReply.IdsReserved ids =
-          (DdlReply.IdsReserved)
-              a.ddl().submit(new DdlCommand.ReserveIds(3)).get(5, TimeUnit.SECONDS);
-      int schema =
-          a.ddl()
-              .snapshot()
-              .get()
-              .find(1, CatalogCore.DEFAULT_SCHEMA, ObjectKind.SCHEMA)
-              .orElseThrow()
-              .id();
-      DdlReply reply =
-          a.ddl()
-              .submit(
-                  new DdlCommand.CreateStreamingJob(
-                      ObjectKind.MATERIALIZED_VIEW,
-                      schema,
-                      "mv",
-                      "CREATE MATERIALIZED VIEW mv",
-                      Plans.countByK(ids.from(), ids.from() + 1, ids.from() + 2),
-                      CreateType.BACKGROUND))
-              .get(5, TimeUnit.SECONDS);
-      int jobId = ((DdlReply.JobAccepted) reply).job().jobId();
+      int jobId = createView(a.ddl(), CreateType.BACKGROUND);
       // visible at once, in memory and in ZooKeeper
       assertThat(a.ddl().snapshot().get().jobs().get(jobId).status()).isEqualTo(JobStatus.CREATING);
       FencedMetaStore reader = new FencedMetaStore(b.client(), PATHS, java.util.Optional::empty);
@@ -115,28 +94,7 @@ class DdlServiceTest {
     try (ZkFixture zk = new ZkFixture();
         Meta a = Meta.start(zk, "meta-a")) {
       awaitTrue("a leads with state", 10_000, () -> a.ddl().snapshot().isPresent());
-      DdlReply.IdsReserved ids =
-          (DdlReply.IdsReserved)
-              a.ddl().submit(new DdlCommand.ReserveIds(3)).get(5, TimeUnit.SECONDS);
-      int schema =
-          a.ddl()
-              .snapshot()
-              .get()
-              .find(1, CatalogCore.DEFAULT_SCHEMA, ObjectKind.SCHEMA)
-              .orElseThrow()
-              .id();
-      DdlReply reply =
-          a.ddl()
-              .submit(
-                  new DdlCommand.CreateStreamingJob(
-                      ObjectKind.MATERIALIZED_VIEW,
-                      schema,
-                      "mv",
-                      "CREATE MATERIALIZED VIEW mv",
-                      Plans.countByK(ids.from(), ids.from() + 1, ids.from() + 2),
-                      CreateType.FOREGROUND))
-              .get(5, TimeUnit.SECONDS);
-      int jobId = ((DdlReply.JobAccepted) reply).job().jobId();
+      int jobId = createView(a.ddl(), CreateType.FOREGROUND);
       var waiter = a.ddl().awaitCreated(jobId);
 
       a.ddl()
@@ -151,5 +109,28 @@ class DdlServiceTest {
       assertThatThrownBy(() -> waiter.get(5, TimeUnit.SECONDS))
           .hasMessageContaining("'mv' failed: it kept failing");
     }
+  }
+
+  /** Creates job "mv" (a count by key over a fresh table) through {@code ddl}; its job id. */
+  private static int createView(DdlService ddl, CreateType type) throws Exception {
+    DdlReply.IdsReserved ids =
+        (DdlReply.IdsReserved) ddl.submit(new DdlCommand.ReserveIds(3)).get(5, TimeUnit.SECONDS);
+    int schema =
+        ddl.snapshot()
+            .get()
+            .find(1, CatalogCore.DEFAULT_SCHEMA, ObjectKind.SCHEMA)
+            .orElseThrow()
+            .id();
+    DdlReply reply =
+        ddl.submit(
+                new DdlCommand.CreateStreamingJob(
+                    ObjectKind.MATERIALIZED_VIEW,
+                    schema,
+                    "mv",
+                    "CREATE MATERIALIZED VIEW mv",
+                    Plans.countByK(ids.from(), ids.from() + 1, ids.from() + 2),
+                    type))
+            .get(5, TimeUnit.SECONDS);
+    return ((DdlReply.JobAccepted) reply).job().jobId();
   }
 }
