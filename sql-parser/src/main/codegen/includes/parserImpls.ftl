@@ -194,16 +194,40 @@ SqlNode TwOptionKey() :
     }
 }
 
-/** {@code FORMAT x ENCODE y} (RisingWave's connector encoding), as two identifiers. */
+/**
+ * {@code FORMAT x ENCODE y [(options)]} (RisingWave's connector encoding), as two identifiers and,
+ * when written, the options' list.
+ */
 SqlNodeList TwFormatEncode() :
 {
     final Span s;
     final SqlIdentifier format;
     final SqlIdentifier encode;
+    SqlNodeList encodeOptions = null;
 }
 {
-    <FORMAT> { s = span(); } format = SimpleIdentifier() <ENCODE> encode = SimpleIdentifier() {
-        return new SqlNodeList(Arrays.<SqlNode>asList(format, encode), s.end(this));
+    <FORMAT> { s = span(); } format = SimpleIdentifier() <ENCODE> encode = SimpleIdentifier()
+    [ encodeOptions = TwWithOptions() ]
+    {
+        return encodeOptions == null
+            ? new SqlNodeList(Arrays.<SqlNode>asList(format, encode), s.end(this))
+            : new SqlNodeList(Arrays.<SqlNode>asList(format, encode, encodeOptions), s.end(this));
+    }
+}
+
+/** {@code INCLUDE what [AS name]} of a connector source: a pair (what as a literal, name or null). */
+void TwInclude(List<SqlNode> out) :
+{
+    final Span s;
+    final String what;
+    SqlIdentifier alias = null;
+}
+{
+    <INCLUDE> { s = span(); what = getNextToken().image.toLowerCase(Locale.ROOT); }
+    [ <AS> alias = SimpleIdentifier() ]
+    {
+        out.add(new SqlNodeList(Arrays.<SqlNode>asList(
+            SqlLiteral.createCharString(what, s.end(this)), alias), s.end(this)));
     }
 }
 
@@ -242,15 +266,17 @@ SqlCreate TwCreateSource(Span s, boolean replace) :
     SqlNodeList elements = null;
     SqlNodeList with = null;
     SqlNodeList formatEncode = null;
+    final List<SqlNode> includes = new ArrayList<SqlNode>();
 }
 {
     <SOURCE> ifNotExists = TwIfNotExists() id = CompoundIdentifier()
     [ elements = TwTableElements() ]
+    ( TwInclude(includes) )*
     [ <WITH> with = TwWithOptions() ]
     [ formatEncode = TwFormatEncode() ]
     {
-        return new SqlTwCreateSource(s.end(this), replace, ifNotExists, id, elements, with,
-            formatEncode);
+        return new SqlTwCreateSource(s.end(this), replace, ifNotExists, id, elements,
+            new SqlNodeList(includes, s.end(this)), with, formatEncode);
     }
 }
 

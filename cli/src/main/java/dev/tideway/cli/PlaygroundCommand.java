@@ -2,6 +2,7 @@ package dev.tideway.cli;
 
 import dev.tideway.cli.cluster.Playground;
 import dev.tideway.common.time.Clock;
+import dev.tideway.connector.kafka.EmbeddedKafka;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -56,11 +57,28 @@ final class PlaygroundCommand implements Callable<Integer> {
   @Option(names = "--pg-tls-key", description = "PEM PKCS#8 private key of --pg-tls-cert")
   String pgTlsKey;
 
+  @Option(
+      names = "--with-kafka",
+      description =
+          "also start a one-node Kafka broker (its log under the data directory) and print its"
+              + " address, for trying kafka sources and sinks")
+  boolean withKafka;
+
+  @Option(
+      names = "--kafka-port",
+      defaultValue = "9092",
+      description = "the --with-kafka broker's port (0: any free port)")
+  int kafkaPort;
+
   @Override
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
     Playground p;
+    EmbeddedKafka kafka = null;
     try {
+      if (withKafka) {
+        kafka = EmbeddedKafka.start(dataDir.resolve("kafka"), kafkaPort);
+      }
       Playground.Options o =
           new Playground.Options(
                   dataDir, host, pgPort, httpPort, zkPort, computePort, computeHttpPort, 1000)
@@ -69,9 +87,13 @@ final class PlaygroundCommand implements Callable<Integer> {
                       dev.tideway.common.config.TidewayConfig.ofProcess(), pgTlsCert, pgTlsKey));
       p = Playground.start(o, Clock.system());
     } catch (Exception e) {
+      if (kafka != null) {
+        kafka.close();
+      }
       spec.commandLine().getErr().println("tideway playground: could not start: " + e.getMessage());
       return 1;
     }
+    EmbeddedKafka broker = kafka;
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(
@@ -82,12 +104,24 @@ final class PlaygroundCommand implements Callable<Integer> {
                   } catch (Exception e) {
                     System.err.println("tideway playground: error while stopping: " + e);
                   }
+                  if (broker != null) {
+                    broker.close();
+                  }
                   stopped.countDown();
                 },
                 "playground-shutdown"));
     out.println("Tideway playground is running. Data: " + dataDir.toAbsolutePath());
     out.println("  SQL:  " + p.psqlLine());
     out.println("  HTTP: http://" + host + ":" + httpPort + "/api/jobs  (metrics: /metrics)");
+    if (broker != null) {
+      out.println(
+          "  Kafka: "
+              + broker.bootstrapServers()
+              + "  (CREATE SOURCE s (...) WITH (connector = 'kafka', topic = '...',"
+              + " properties.bootstrap.server = '"
+              + broker.bootstrapServers()
+              + "') FORMAT PLAIN ENCODE JSON)");
+    }
     out.println("Press Ctrl-C to stop.");
     out.flush();
     stopped.await();

@@ -8,7 +8,9 @@ public enum SourceConnector {
   /** Generated rows (sequences, random values) per column options. */
   DATAGEN(1),
   /** The Nexmark auction benchmark's person, auction and bid events. */
-  NEXMARK(2);
+  NEXMARK(2),
+  /** A Kafka topic: one split per partition, its offset the record's. */
+  KAFKA(3);
 
   private final byte code;
 

@@ -7,6 +7,7 @@ import dev.tideway.common.plan.StreamNode;
 import dev.tideway.common.plan.StreamPlanNode;
 import dev.tideway.common.time.Clock;
 import dev.tideway.compute.executor.DmlChannels;
+import dev.tideway.compute.executor.source.SourceStats;
 import dev.tideway.compute.expr.ExprErrorSink;
 import dev.tideway.storage.api.StateStore;
 import java.util.BitSet;
@@ -38,6 +39,7 @@ import java.util.List;
  * @param stateCaches the in-memory bounds of stateful executors' caches (the node's config)
  * @param exprErrors where the actor's expressions report the rows whose value failed to evaluate
  *     and became NULL ({@link ExprErrorSink#STRICT} fails the actor instead)
+ * @param sourceStats where connector sources report skipped records and lag
  */
 public record ExecutorBuildContext(
     int actorId,
@@ -52,7 +54,8 @@ public record ExecutorBuildContext(
     DmlChannels dmlChannels,
     Doorbell inputBell,
     StateCaches stateCaches,
-    ExprErrorSink exprErrors) {
+    ExprErrorSink exprErrors,
+    SourceStats sourceStats) {
   public ExecutorBuildContext {
     Checks.checkNotNull(barrierInbox, "barrier inbox of actor " + actorId);
     Checks.checkNotNull(dmlChannels, "dml channels of actor " + actorId);
@@ -60,6 +63,7 @@ public record ExecutorBuildContext(
     Checks.checkNotNull(progressSink, "progress sink of actor " + actorId);
     Checks.checkNotNull(stateCaches, "state cache bounds of actor " + actorId);
     Checks.checkNotNull(exprErrors, "expression error sink of actor " + actorId);
+    Checks.checkNotNull(sourceStats, "source stats of actor " + actorId);
     vnodes = (BitSet) vnodes.clone();
     splits = List.copyOf(splits);
   }
@@ -87,7 +91,8 @@ public record ExecutorBuildContext(
         new DmlChannels(),
         null,
         StateCaches.DEFAULT,
-        ExprErrorSink.STRICT);
+        ExprErrorSink.STRICT,
+        SourceStats.NONE);
   }
 
   /**

@@ -6,6 +6,8 @@ import dev.tideway.common.plan.StreamNode;
 import dev.tideway.common.plan.StreamPlanNode;
 import dev.tideway.common.plan.TableDesc;
 import dev.tideway.common.types.DataType;
+import dev.tideway.connector.kafka.KafkaSourceConfig;
+import dev.tideway.connector.kafka.KafkaTopics;
 import dev.tideway.frontend.meta.BatchReader;
 import dev.tideway.frontend.meta.DdlCommand;
 import dev.tideway.frontend.meta.MetaClient;
@@ -18,6 +20,7 @@ import dev.tideway.frontend.pgwire.SqlState;
 import dev.tideway.frontend.plan.LogicalPlanner;
 import dev.tideway.frontend.plan.StreamPlanBuilder;
 import dev.tideway.frontend.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -68,10 +71,27 @@ final class DdlRunner {
   String createSource(Statement.CreateSource cs, String sql, PgSession.NoticeSink notices)
       throws InterruptedException {
     exists(cs.name(), false, notices);
+    if ("kafka".equalsIgnoreCase(cs.with().get("connector"))) {
+      checkTopic(KafkaSourceConfig.parse(cs.with()));
+    }
     Relation r =
         tableRelation(cs.name(), cs.columns(), List.of(), RelationKind.SOURCE, sql, cs.with());
     meta.submit(new DdlCommand.Create(r, false), MetaClient.ProgressListener.NONE);
     return "CREATE SOURCE";
+  }
+
+  /** How long {@code CREATE SOURCE} waits for Kafka to describe the topic. */
+  private static final Duration KAFKA_CHECK_TIMEOUT = Duration.ofSeconds(5);
+
+  /** A kafka source's topic must exist and its cluster answer before the source is created. */
+  private static void checkTopic(KafkaSourceConfig config) {
+    try {
+      KafkaTopics.partitionCount(config, KAFKA_CHECK_TIMEOUT);
+    } catch (KafkaTopics.KafkaUnreachableException e) {
+      throw PgException.error(SqlState.CONNECTION_FAILURE, e.getMessage());
+    } catch (IllegalArgumentException e) {
+      throw PgException.error(SqlState.INVALID_PARAMETER_VALUE, e.getMessage());
+    }
   }
 
   private Relation tableRelation(

@@ -1,19 +1,21 @@
 package dev.tideway.frontend.sql;
 
 import dev.tideway.common.types.DataType;
+import dev.tideway.connector.kafka.KafkaSourceConfig;
 import dev.tideway.frontend.pgwire.PgException;
 import dev.tideway.frontend.pgwire.SqlState;
 import dev.tideway.sql.parser.SqlTwCreateSource;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /**
- * {@code CREATE SOURCE [IF NOT EXISTS] name [(col type, ...)] WITH (connector = '...', ...) [FORMAT
- * x ENCODE y]} (parsed by the grammar) to {@link Statement.CreateSource}: only the {@code datagen}
- * and {@code nexmark} connectors; a nexmark source without columns gets the columns of its {@code
- * nexmark.table.type}. Stateless.
+ * {@code CREATE SOURCE [IF NOT EXISTS] name [(col type, ...)] [INCLUDE what [AS col] ...] WITH
+ * (connector = '...', ...) [FORMAT x ENCODE y [(options)]]} (parsed by the grammar) to {@link
+ * Statement.CreateSource}: the {@code kafka}, {@code datagen} and {@code nexmark} connectors; a
+ * nexmark source without columns gets the columns of its {@code nexmark.table.type}. Stateless.
  */
 final class SourceParser {
   private SourceParser() {}
@@ -28,8 +30,16 @@ final class SourceParser {
         new ArrayList<>(StatementParser.columnDefs(src.columns(), src.primaryKey()));
     Map<String, String> with = src.withOptions();
     String connector = with.getOrDefault("connector", "").toLowerCase(Locale.ROOT);
+    if (connector.equals("kafka")) {
+      return kafkaSource(src, cols, with);
+    }
     if (!connector.equals("datagen") && !connector.equals("nexmark")) {
-      throw PgException.unsupported("connector '" + connector + "' (use 'datagen' or 'nexmark')");
+      throw PgException.unsupported(
+          "connector '" + connector + "' (use 'kafka', 'datagen' or 'nexmark')");
+    }
+    if (!src.includeColumns().isEmpty()) {
+      throw PgException.error(
+          SqlState.FEATURE_NOT_SUPPORTED, "INCLUDE is for kafka sources, not " + connector);
     }
     if (cols.isEmpty()) {
       if (!connector.equals("nexmark")) {
@@ -39,6 +49,78 @@ final class SourceParser {
     }
     checkOptions(connector, with, cols);
     return new Statement.CreateSource(StatementParser.name(src.name), cols, with);
+  }
+
+  /**
+   * A kafka source: the declared columns then one per {@code INCLUDE}; the source's properties are
+   * the {@code WITH} options plus {@code FORMAT}/{@code ENCODE} and the includes under the keys
+   * {@link KafkaSourceConfig} reads, checked by it.
+   */
+  private static Statement kafkaSource(
+      SqlTwCreateSource src, List<Statement.ColumnDef> cols, Map<String, String> with) {
+    if (cols.isEmpty()) {
+      throw PgException.error(SqlState.SYNTAX_ERROR, "a kafka source needs a column list");
+    }
+    if (!src.primaryKey().isEmpty()) {
+      throw PgException.error(
+          SqlState.FEATURE_NOT_SUPPORTED,
+          "a source has no primary key; for a keyed topic use CREATE TABLE ... WITH (connector ="
+              + " 'kafka', ...) FORMAT UPSERT ENCODE JSON");
+    }
+    Map<String, String> props = new LinkedHashMap<>();
+    for (Map.Entry<String, String> e : with.entrySet()) {
+      String key = e.getKey().toLowerCase(Locale.ROOT);
+      if (key.equals("format")
+          || key.equals("encode")
+          || key.startsWith("encode.")
+          || key.startsWith("include.")
+          || key.startsWith("_")) {
+        throw PgException.error(
+                SqlState.INVALID_PARAMETER_VALUE,
+                "unknown option \"" + e.getKey() + "\" for a kafka source")
+            .withHint("FORMAT, ENCODE and INCLUDE are clauses of their own, after WITH (...)");
+      }
+      props.put(e.getKey(), e.getValue());
+    }
+    String format = src.format() == null ? "plain" : src.format();
+    if (format.equals("upsert")) {
+      throw PgException.error(
+          SqlState.FEATURE_NOT_SUPPORTED,
+          "FORMAT UPSERT needs a primary key: use CREATE TABLE t (..., PRIMARY KEY (...)) WITH"
+              + " (connector = 'kafka', ...) FORMAT UPSERT ENCODE JSON");
+    }
+    props.put("format", format);
+    props.put("encode", src.encode() == null ? "json" : src.encode());
+    src.encodeOptions().forEach((k, v) -> props.put("encode." + k.toLowerCase(Locale.ROOT), v));
+    List<Statement.ColumnDef> all = new ArrayList<>(cols);
+    src.includeColumns()
+        .forEach(
+            (what, alias) -> {
+              KafkaSourceConfig.Include inc = include(what);
+              String col = alias == null ? inc.defaultColumn() : alias;
+              if (props.put("include." + what, col) != null) {
+                throw PgException.error(
+                    SqlState.SYNTAX_ERROR, "INCLUDE " + what + " is written more than once");
+              }
+              all.add(new Statement.ColumnDef(col, DataType.parse(inc.sqlType()), false));
+            });
+    try {
+      KafkaSourceConfig.parse(props);
+    } catch (IllegalArgumentException e) {
+      throw PgException.error(SqlState.INVALID_PARAMETER_VALUE, e.getMessage());
+    }
+    return new Statement.CreateSource(StatementParser.name(src.name), all, props);
+  }
+
+  private static KafkaSourceConfig.Include include(String what) {
+    for (KafkaSourceConfig.Include i : KafkaSourceConfig.Include.values()) {
+      if (i.name().equalsIgnoreCase(what)) {
+        return i;
+      }
+    }
+    throw PgException.error(
+        SqlState.FEATURE_NOT_SUPPORTED,
+        "INCLUDE " + what + " (a kafka source can include key, partition, offset, timestamp)");
   }
 
   /** Options every connector takes. */

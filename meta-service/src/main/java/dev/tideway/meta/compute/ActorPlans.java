@@ -244,6 +244,10 @@ public final class ActorPlans {
     List<Actor> peers = actorsOf.get(a.fragmentId());
     int k = peers.indexOf(a);
     int p = peers.size();
+    if (src.connector() == SourceConnector.KAFKA) {
+      // the actor finds its partitions itself (p % P == k), as the topic may grow while it runs
+      return List.of("kafka-shard-" + k + "-of-" + p);
+    }
     String prefix = src.connector() == SourceConnector.NEXMARK ? "nexmark" : "datagen";
     int n = Integer.parseInt(src.properties().getOrDefault(prefix + ".split.num", "1"));
     List<String> out = new ArrayList<>();
@@ -268,7 +272,7 @@ public final class ActorPlans {
       inputs.add(withSplitCount(in, parallelism));
     }
     StreamNode body = n.node();
-    if (body instanceof StreamNode.Source s) {
+    if (body instanceof StreamNode.Source s && s.connector() != SourceConnector.KAFKA) {
       String key =
           (s.connector() == SourceConnector.NEXMARK ? "nexmark" : "datagen") + ".split.num";
       if (!s.properties().containsKey(key)) {

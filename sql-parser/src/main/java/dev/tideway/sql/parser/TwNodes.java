@@ -52,6 +52,17 @@ public final class TwNodes {
     formatEncode.get(0).unparse(writer, 0, 0);
     writer.keyword("ENCODE");
     formatEncode.get(1).unparse(writer, 0, 0);
+    if (formatEncode.size() > 2) {
+      SqlWriter.Frame frame = writer.startList("(", ")");
+      List<SqlNode> l = ((SqlNodeList) formatEncode.get(2)).getList();
+      for (int i = 0; i + 1 < l.size(); i += 2) {
+        writer.sep(",");
+        l.get(i).unparse(writer, 0, 0);
+        writer.keyword("=");
+        l.get(i + 1).unparse(writer, 0, 0);
+      }
+      writer.endList(frame);
+    }
   }
 
   /**

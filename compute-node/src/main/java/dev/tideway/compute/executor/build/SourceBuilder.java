@@ -11,12 +11,14 @@ import dev.tideway.common.types.Schema;
 import dev.tideway.compute.actor.ExecutorBuildContext;
 import dev.tideway.compute.actor.ExecutorBuilder;
 import dev.tideway.compute.executor.source.DatagenSplitReader;
+import dev.tideway.compute.executor.source.KafkaSplits;
 import dev.tideway.compute.executor.source.NexmarkConfig;
 import dev.tideway.compute.executor.source.NexmarkSplitReader;
 import dev.tideway.compute.executor.source.RowIdSplitReader;
 import dev.tideway.compute.executor.source.SourceExecutor;
 import dev.tideway.compute.executor.source.SplitReader;
 import dev.tideway.compute.executor.source.StateTableSplitStateStore;
+import dev.tideway.connector.kafka.KafkaSourceConfig;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -45,6 +47,9 @@ public final class SourceBuilder implements ExecutorBuilder {
   public Executor build(ExecutorBuildContext ctx, StreamPlanNode node, List<Executor> inputs) {
     StreamNode.Source src = (StreamNode.Source) node.node();
     Map<String, String> opts = src.properties();
+    if (src.connector() == SourceConnector.KAFKA) {
+      return kafka(ctx, node, src);
+    }
     List<SplitReader> all;
     int chunkSize;
     if (src.connector() == SourceConnector.NEXMARK) {
@@ -81,6 +86,66 @@ public final class SourceBuilder implements ExecutorBuilder {
         ctx.clock(),
         new SourceExecutor.Options(chunkSize, rate));
   }
+
+  /**
+   * A Kafka source: the actor's shard (its one assigned split, {@code kafka-shard-<k>-of-<n>}) owns
+   * the partitions {@code p % n == k}, found now and while it runs; row ids are numbered by
+   * partition.
+   */
+  private static Executor kafka(
+      ExecutorBuildContext ctx, StreamPlanNode node, StreamNode.Source src) {
+    Map<String, String> opts = new java.util.TreeMap<>(src.properties());
+    String name = opts.remove(SOURCE_NAME);
+    KafkaSourceConfig config = KafkaSourceConfig.parse(opts);
+    Checks.checkArgument(
+        ctx.splits().size() == 1,
+        "actor %s: a kafka source actor takes one shard, got %s",
+        ctx.actorId(),
+        ctx.splits());
+    int[] shard = KafkaSplits.parseShard(ctx.splits().get(0));
+    boolean rowIds = hasRowId(src);
+    Schema schema = rowIds ? src.schema() : connectorSchema(src);
+    KafkaSplits splits =
+        new KafkaSplits(
+            name == null ? config.topic() : name,
+            config,
+            connectorSchema(src),
+            (r, partition) -> rowIds ? new RowIdSplitReader(r, partition, DmlBuilder.ROW_ID) : r,
+            shard[0],
+            shard[1],
+            "tideway-source-" + ctx.actorId(),
+            ctx.sourceStats());
+    List<SplitReader> initial;
+    try {
+      initial = splits.initial();
+    } catch (RuntimeException e) {
+      splits.close();
+      throw e;
+    }
+    int chunkSize =
+        Integer.parseInt(
+            opts.getOrDefault("source.chunk.size", Integer.toString(DEFAULT_CHUNK_SIZE)));
+    long rate =
+        Long.parseLong(
+            opts.getOrDefault("source.rows.per.second", Long.toString(RateLimiter.UNLIMITED)));
+    Checks.checkState(
+        ctx.stateStore() != null, "actor %s: a source needs a state store", ctx.actorId());
+    return new SourceExecutor(
+        ctx.infoOf(node),
+        schema,
+        initial,
+        splits,
+        ctx.barrierInbox(),
+        new StateTableSplitStateStore(ctx.stateStore(), src.stateTable().tableId()),
+        ctx.clock(),
+        new SourceExecutor.Options(chunkSize, rate));
+  }
+
+  /**
+   * The plan property naming the source relation (for metrics and logs); the frontend adds it to a
+   * connector's options.
+   */
+  public static final String SOURCE_NAME = "_source.name";
 
   /**
    * The plan's source columns without a trailing hidden {@code _row_id} (see {@link #withRowIds}).

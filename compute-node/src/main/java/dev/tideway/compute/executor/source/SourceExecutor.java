@@ -32,7 +32,7 @@ import java.util.Map;
  *
  * <p>States: waiting for the first barrier → reading → stopped. Confined to the actor thread.
  */
-public final class SourceExecutor implements Executor {
+public final class SourceExecutor implements Executor, AutoCloseable {
   /**
    * @param chunkSize most rows per chunk
    * @param rowsPerSecond the actor's rate limit, or {@link RateLimiter#UNLIMITED}
@@ -53,8 +53,29 @@ public final class SourceExecutor implements Executor {
   /** How long one wait for a rate-limit token may block before checking for barriers again. */
   private static final long MAX_WAIT_NANOS = 10_000_000L;
 
+  /**
+   * Finds the splits an actor should own while it runs (a Kafka topic grows partitions). Asked on
+   * barriers, at most once per {@link #DISCOVERY_INTERVAL_NANOS}; confined to the actor's thread.
+   */
+  public interface SplitDiscovery extends AutoCloseable {
+    /**
+     * Every split the actor should own now (those it already reads included), or {@code null} when
+     * the question could not be answered this time (the source goes on as it is).
+     */
+    List<SplitReader> discover();
+
+    /** Releases what the discovery and its readers hold (a consumer); on the actor's thread. */
+    @Override
+    default void close() {}
+  }
+
+  /** The least time between two split discoveries. */
+  static final long DISCOVERY_INTERVAL_NANOS = 5_000_000_000L;
+
   private final ExecutorInfo info;
   private final Schema schema;
+  private final SplitDiscovery discovery;
+  private long lastDiscoveryNanos;
   private final Map<String, SplitReader> available = new LinkedHashMap<>();
   private final BarrierInbox inbox;
   private final SplitStateStore state;
@@ -77,9 +98,25 @@ public final class SourceExecutor implements Executor {
       SplitStateStore state,
       Clock clock,
       Options options) {
-    Checks.checkArgument(!splits.isEmpty(), "%s: a source needs at least one split", info);
+    this(info, schemaOf(info, splits), splits, null, inbox, state, clock, options);
+  }
+
+  /**
+   * A source whose splits may grow while it runs: it starts with {@code splits} (possibly none) and
+   * adds those {@code discovery} finds later.
+   */
+  public SourceExecutor(
+      ExecutorInfo info,
+      Schema schema,
+      List<SplitReader> splits,
+      SplitDiscovery discovery,
+      BarrierInbox inbox,
+      SplitStateStore state,
+      Clock clock,
+      Options options) {
     this.info = info;
-    this.schema = splits.get(0).schema();
+    this.schema = schema;
+    this.discovery = discovery;
     for (SplitReader r : splits) {
       Checks.checkArgument(
           r.schema().types().equals(schema.types()),
@@ -98,6 +135,11 @@ public final class SourceExecutor implements Executor {
     this.limiter =
         new RateLimiter(
             options.rowsPerSecond(), RateLimiter.Burst.TENTH_OF_A_SECOND, clock.nanoTime());
+  }
+
+  private static Schema schemaOf(ExecutorInfo info, List<SplitReader> splits) {
+    Checks.checkArgument(!splits.isEmpty(), "%s: a source needs at least one split", info);
+    return splits.get(0).schema();
   }
 
   @Override
@@ -197,7 +239,9 @@ public final class SourceExecutor implements Executor {
 
   private Message start(Barrier first) {
     List<String> ids = new ArrayList<>(available.keySet());
-    if (first.mutation() instanceof Mutation.Add add && add.splits().containsKey(info.actorId())) {
+    if (discovery == null
+        && first.mutation() instanceof Mutation.Add add
+        && add.splits().containsKey(info.actorId())) {
       ids = add.splits().get(info.actorId());
     }
     offsets = new long[ids.size()];
@@ -205,9 +249,10 @@ public final class SourceExecutor implements Executor {
     for (String id : ids) {
       SplitReader r = available.get(id);
       Checks.checkArgument(r != null, "%s: assigned split %s is not known here", info, id);
-      offsets[owned.size()] = state.restore(id).orElse(0L);
+      offsets[owned.size()] = state.restore(id).orElseGet(r::startOffset);
       owned.add(r);
     }
+    lastDiscoveryNanos = clock.nanoTime();
     phase = Phase.READING;
     // the first barrier only opens our first epoch, whatever its kind: an actor added to a running
     // graph starts on the checkpoint barrier that carries its Add, and sealing there would close
@@ -222,6 +267,7 @@ public final class SourceExecutor implements Executor {
       }
       state.seal(b.curr(), b.prev());
     }
+    discoverSplits();
     return applyMutation(b);
   }
 
@@ -241,6 +287,46 @@ public final class SourceExecutor implements Executor {
       phase = Phase.STOPPED;
     }
     return b;
+  }
+
+  /** Adds the splits discovery finds that the actor does not read yet (on a barrier). */
+  private void discoverSplits() {
+    long now = clock.nanoTime();
+    if (discovery == null || now - lastDiscoveryNanos < DISCOVERY_INTERVAL_NANOS) {
+      return;
+    }
+    lastDiscoveryNanos = now;
+    List<SplitReader> found = discovery.discover();
+    if (found == null) {
+      return;
+    }
+    for (SplitReader r : found) {
+      if (owned.stream().anyMatch(o -> o.splitId().equals(r.splitId()))) {
+        continue;
+      }
+      Checks.checkArgument(
+          r.schema().types().equals(schema.types()),
+          "%s: split %s has types %s, expected %s",
+          info,
+          r.splitId(),
+          r.schema().types(),
+          schema.types());
+      offsets = java.util.Arrays.copyOf(offsets, owned.size() + 1);
+      offsets[owned.size()] = state.restore(r.splitId()).orElseGet(r::startOffset);
+      owned.add(r);
+      available.put(r.splitId(), r);
+    }
+  }
+
+  @Override
+  public void close() {
+    if (discovery != null) {
+      try {
+        discovery.close();
+      } catch (Exception e) {
+        throw new IllegalStateException(info + ": closing the source's connector failed", e);
+      }
+    }
   }
 
   private Message stop() {

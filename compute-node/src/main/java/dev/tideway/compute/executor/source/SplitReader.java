@@ -28,6 +28,14 @@ public interface SplitReader {
   boolean isExhausted(long offset);
 
   /**
+   * Where the split starts when no offset of it was committed (a generated split at 0; a Kafka
+   * partition where its startup mode says). May ask the external system.
+   */
+  default long startOffset() {
+    return 0;
+  }
+
+  /**
    * A read's rows and where the next read starts.
    *
    * @param chunk the rows, all inserts

@@ -177,7 +177,8 @@ class ExecutorBuildersChainTest {
               base.dmlChannels(),
               null,
               new StateCaches(8, 100),
-              base.exprErrors());
+              base.exprErrors(),
+              dev.tideway.compute.executor.source.SourceStats.NONE);
       StreamPlanNode agg = plan().inputs().get(0);
       HashAggExecutor e = (HashAggExecutor) new StatefulBuilder().build(bounded, agg, List.of(src));
       long emitted =

@@ -1,0 +1,276 @@
+package dev.tideway.compute.executor.source;
+
+import dev.tideway.common.chunk.ColumnBuilder;
+import dev.tideway.common.chunk.Op;
+import dev.tideway.common.chunk.StreamChunkBuilder;
+import dev.tideway.common.types.Field;
+import dev.tideway.common.types.Schema;
+import dev.tideway.connector.format.MalformedRecordException;
+import dev.tideway.connector.format.RecordDecoder;
+import dev.tideway.connector.kafka.KafkaPartitionFeed;
+import dev.tideway.connector.kafka.KafkaSourceConfig;
+import dev.tideway.connector.kafka.KafkaSourceConfig.Include;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiFunction;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.KafkaException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The partitions of a Kafka topic one source actor reads: shard {@code k} of {@code n} owns the
+ * partitions {@code p} with {@code p % n == k}, found by asking the topic (at build and then every
+ * few seconds, so partitions added while the job runs are read too, from their beginning). One
+ * consumer serves all of them ({@link KafkaPartitionFeed}); each partition is a {@link SplitReader}
+ * whose offset is the Kafka offset, so the offsets the source persists with each checkpoint resume
+ * exactly after the last record a committed epoch holds.
+ *
+ * <p>A record whose payload does not decode is skipped (its offset still consumed), reported to
+ * {@link SourceStats} with its partition, offset and reason. Confined to the actor's thread.
+ */
+public final class KafkaSplits implements SourceExecutor.SplitDiscovery {
+  private static final Logger LOG = LoggerFactory.getLogger(KafkaSplits.class);
+
+  /** How long a read of an empty partition waits for records when none is buffered. */
+  static final long POLL_MILLIS = 5;
+
+  /** The split-id prefix of a shard assignment ({@code kafka-shard-<k>-of-<n>}). */
+  public static final String SHARD_PREFIX = "kafka-shard-";
+
+  private final String sourceName;
+  private final KafkaSourceConfig config;
+  private final KafkaPartitionFeed feed;
+  private final Schema schema;
+  private final BiFunction<SplitReader, Integer, SplitReader> wrap;
+  private final int shard;
+  private final int shards;
+  private final SourceStats stats;
+  private final RecordDecoder decoder;
+
+  /** Per connector column: the payload column it takes, or -1 for an include column. */
+  private final int[] payloadIndex;
+
+  /** Per connector column: what it includes, or null for a payload column. */
+  private final Include[] includeOf;
+
+  private final Object[] payload;
+  private final Map<Integer, PartitionReader> readers = new HashMap<>();
+  private boolean started;
+
+  /**
+   * @param sourceName the source's name (metric labels, logs)
+   * @param config the source's settings
+   * @param schema the connector's columns: payload columns and include columns (by name)
+   * @param wrap applied to each partition's reader with its partition number (appends row ids)
+   * @param shard this actor's shard of {@code shards}
+   */
+  public KafkaSplits(
+      String sourceName,
+      KafkaSourceConfig config,
+      Schema schema,
+      BiFunction<SplitReader, Integer, SplitReader> wrap,
+      int shard,
+      int shards,
+      String clientId,
+      SourceStats stats) {
+    this.sourceName = sourceName;
+    this.config = config;
+    this.schema = schema;
+    this.wrap = wrap;
+    this.shard = shard;
+    this.shards = shards;
+    this.stats = stats;
+    Map<String, Include> includes = new HashMap<>();
+    config.includes().forEach((what, col) -> includes.put(col, what));
+    payloadIndex = new int[schema.size()];
+    includeOf = new Include[schema.size()];
+    List<Field> payloadFields = new ArrayList<>();
+    for (int c = 0; c < schema.size(); c++) {
+      includeOf[c] = includes.get(schema.field(c).name());
+      payloadIndex[c] = includeOf[c] == null ? payloadFields.size() : -1;
+      if (includeOf[c] == null) {
+        payloadFields.add(schema.field(c));
+      }
+    }
+    this.decoder = config.decoder(new Schema(payloadFields));
+    this.payload = new Object[payloadFields.size()];
+    this.feed = new KafkaPartitionFeed(config, clientId);
+  }
+
+  /** Parses a shard assignment {@code kafka-shard-<k>-of-<n>}; fails naming a malformed one. */
+  public static int[] parseShard(String splitId) {
+    if (splitId.startsWith(SHARD_PREFIX)) {
+      String[] kn = splitId.substring(SHARD_PREFIX.length()).split("-of-");
+      if (kn.length == 2) {
+        try {
+          int k = Integer.parseInt(kn[0]);
+          int n = Integer.parseInt(kn[1]);
+          if (k >= 0 && k < n) {
+            return new int[] {k, n};
+          }
+        } catch (NumberFormatException ignored) {
+          // fall through to the error
+        }
+      }
+    }
+    throw new IllegalArgumentException("not a kafka shard assignment: " + splitId);
+  }
+
+  /** The readers of the partitions this shard owns now; the topic must exist. */
+  public List<SplitReader> initial() {
+    List<SplitReader> out = readersOf(feed.partitions());
+    started = true;
+    return out;
+  }
+
+  @Override
+  public List<SplitReader> discover() {
+    List<Integer> parts;
+    try {
+      parts = feed.partitions();
+    } catch (KafkaException e) {
+      LOG.warn(
+          "source {}: cannot list the partitions of {}: {}",
+          sourceName,
+          config.topic(),
+          e.toString());
+      return null;
+    }
+    List<SplitReader> out = readersOf(parts);
+    reportLag();
+    return out;
+  }
+
+  private List<SplitReader> readersOf(List<Integer> partitions) {
+    List<SplitReader> out = new ArrayList<>();
+    for (int p : partitions) {
+      if (p % shards != shard) {
+        continue;
+      }
+      PartitionReader r = readers.get(p);
+      if (r == null) {
+        r = new PartitionReader(p, started);
+        readers.put(p, r);
+      }
+      out.add(r.wrapped);
+    }
+    return out;
+  }
+
+  private void reportLag() {
+    if (readers.isEmpty()) {
+      return;
+    }
+    try {
+      Map<Integer, Long> ends = feed.endOffsets(readers.keySet());
+      readers.forEach(
+          (p, r) -> {
+            Long end = ends.get(p);
+            if (end != null && r.next >= 0) {
+              stats.lag(sourceName, r.splitId(), Math.max(0, end - r.next));
+            }
+          });
+    } catch (KafkaException e) {
+      LOG.debug("source {}: no end offsets: {}", sourceName, e.toString());
+    }
+  }
+
+  @Override
+  public void close() {
+    boolean interrupted =
+        Thread.interrupted(); // a consumer refuses to close on an interrupted thread
+    try {
+      feed.close();
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /** One partition: a split whose offsets are the partition's. */
+  final class PartitionReader implements SplitReader {
+    private final int partition;
+    private final boolean addedLater;
+    private final String splitId;
+    final SplitReader wrapped;
+
+    /** The offset after the last record read, for the lag; -1 before the first read. */
+    long next = -1;
+
+    PartitionReader(int partition, boolean addedLater) {
+      this.partition = partition;
+      this.addedLater = addedLater;
+      this.splitId = "kafka-" + config.topic() + "-" + partition;
+      this.wrapped = wrap.apply(this, partition);
+    }
+
+    @Override
+    public String splitId() {
+      return splitId;
+    }
+
+    @Override
+    public Schema schema() {
+      return schema;
+    }
+
+    @Override
+    public boolean isExhausted(long offset) {
+      return false;
+    }
+
+    @Override
+    public long startOffset() {
+      // a partition that appeared while the job ran holds only records newer than the job
+      return addedLater ? feed.startOffsetEarliest(partition) : feed.startOffset(partition);
+    }
+
+    @Override
+    public Batch read(long offset, int maxRows) {
+      List<ConsumerRecord<byte[], byte[]>> records =
+          feed.take(partition, offset, maxRows, POLL_MILLIS);
+      StreamChunkBuilder b = new StreamChunkBuilder(schema.types(), records.size());
+      long nextOffset = offset;
+      for (ConsumerRecord<byte[], byte[]> r : records) {
+        nextOffset = r.offset() + 1;
+        try {
+          decoder.decode(r.value(), payload);
+        } catch (MalformedRecordException e) {
+          stats.recordSkipped(sourceName, splitId, r.offset(), e.getMessage());
+          continue;
+        }
+        for (int c = 0; c < payloadIndex.length; c++) {
+          ColumnBuilder col = b.column(c);
+          if (includeOf[c] == null) {
+            col.append(payload[payloadIndex[c]]);
+          } else {
+            col.append(include(includeOf[c], r));
+          }
+        }
+        b.appendOp(Op.INSERT);
+      }
+      next = nextOffset;
+      return new Batch(b.build(), nextOffset);
+    }
+  }
+
+  private static Object include(Include what, ConsumerRecord<byte[], byte[]> r) {
+    return switch (what) {
+      case KEY -> r.key();
+      case PARTITION -> Integer.toString(r.partition());
+      case OFFSET -> Long.toString(r.offset());
+      case TIMESTAMP -> r.timestamp() < 0 ? null : Instant.ofEpochMilli(r.timestamp());
+    };
+  }
+
+  /** For logs: {@code topic@servers}. */
+  @Override
+  public String toString() {
+    return config.topic() + "@" + config.bootstrapServers();
+  }
+}
