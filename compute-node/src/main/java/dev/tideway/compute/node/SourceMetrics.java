@@ -35,7 +35,8 @@ public final class SourceMetrics implements SourceStats {
     this.parseErrors =
         Counter.builder()
             .name("tideway_source_parse_errors_total")
-            .help("Records a source skipped because they do not parse into its columns")
+            .help(
+                "Records a source skipped because they do not parse into its columns (one read again after a recovery counts again)")
             .labelNames("source")
             .register(registry);
     this.lag =
