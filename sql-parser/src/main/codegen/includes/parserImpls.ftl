@@ -201,12 +201,18 @@ SqlNode TwOptionKey() :
 SqlNodeList TwFormatEncode() :
 {
     final Span s;
-    final SqlIdentifier format;
     final SqlIdentifier encode;
     SqlNodeList encodeOptions = null;
+    SqlIdentifier format;
 }
 {
-    <FORMAT> { s = span(); } format = SimpleIdentifier() <ENCODE> encode = SimpleIdentifier()
+    <FORMAT> { s = span(); }
+    (
+        format = SimpleIdentifier()
+    |
+        <UPSERT> { format = new SqlIdentifier("upsert", getPos()); }
+    )
+    <ENCODE> encode = SimpleIdentifier()
     [ encodeOptions = TwWithOptions() ]
     {
         return encodeOptions == null

@@ -107,7 +107,18 @@ public final class EmbeddedKafka implements AutoCloseable {
       throw new IllegalStateException("cannot format the embedded Kafka broker's log in " + dir, e);
     }
     KafkaRaftServer server = new KafkaRaftServer(cfg, Time.SYSTEM);
-    server.startup();
+    try {
+      server.startup();
+    } catch (RuntimeException e) { // a port taken, a bad directory: leave no thread behind
+      server.shutdown();
+      server.awaitShutdown();
+      if (ownsDir) {
+        deleteTree(dir);
+      }
+      throw new IllegalStateException(
+          "the embedded Kafka broker could not start on port " + brokerPort + ": " + e.getMessage(),
+          e);
+    }
     EmbeddedKafka k = new EmbeddedKafka(server, dir, ownsDir, "127.0.0.1:" + brokerPort);
     try (Admin admin = k.admin()) {
       admin.describeCluster().clusterId().get(60, TimeUnit.SECONDS);

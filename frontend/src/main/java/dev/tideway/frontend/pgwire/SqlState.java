@@ -24,6 +24,7 @@ public final class SqlState {
   public static final String DUPLICATE_TABLE = "42P07";
   public static final String DUPLICATE_COLUMN = "42701";
   public static final String DUPLICATE_OBJECT = "42710";
+  public static final String INVALID_TABLE_DEFINITION = "42P16";
   public static final String INDETERMINATE_DATATYPE = "42P18";
   public static final String DATATYPE_MISMATCH = "42804";
   public static final String DATA_EXCEPTION = "22000";

@@ -2,6 +2,8 @@ package dev.tideway.frontend.session;
 
 import dev.tideway.common.plan.ColumnDesc;
 import dev.tideway.common.plan.ColumnOrder;
+import dev.tideway.common.plan.DispatcherKind;
+import dev.tideway.common.plan.SourceConnector;
 import dev.tideway.common.plan.StreamNode;
 import dev.tideway.common.plan.StreamPlanNode;
 import dev.tideway.common.plan.TableDesc;
@@ -62,8 +64,12 @@ final class DdlRunner {
     if (exists(ct.name(), ct.ifNotExists(), notices)) {
       return "CREATE TABLE";
     }
+    if (!ct.connector().isEmpty()) {
+      checkTopic(KafkaSourceConfig.parse(ct.connector()));
+    }
     Relation r =
-        tableRelation(ct.name(), ct.columns(), ct.primaryKey(), RelationKind.TABLE, sql, Map.of());
+        tableRelation(
+            ct.name(), ct.columns(), ct.primaryKey(), RelationKind.TABLE, sql, ct.connector());
     meta.submit(new DdlCommand.Create(r, false), MetaClient.ProgressListener.NONE);
     return "CREATE TABLE";
   }
@@ -126,11 +132,49 @@ final class DdlRunner {
     }
     List<Integer> dist = pk.stream().map(ColumnOrder::index).toList();
     TableDesc t = new TableDesc(meta.allocateId(), name, cols, pk, dist, false, false);
-    StreamPlanNode dml =
-        StreamPlanNode.leaf(1, new StreamNode.Dml(t.tableId(), t.schema()), t.schema());
-    StreamPlanNode plan = StreamPlanNode.unary(2, new StreamNode.Materialize(t), dml, t.schema());
+    StreamPlanNode plan;
+    if (kind == RelationKind.TABLE && !props.isEmpty()) {
+      plan = connectorTablePlan(t, props);
+    } else {
+      StreamPlanNode dml =
+          StreamPlanNode.leaf(1, new StreamNode.Dml(t.tableId(), t.schema()), t.schema());
+      plan = StreamPlanNode.unary(2, new StreamNode.Materialize(t), dml, t.schema());
+    }
     Optional<StreamPlanNode> p = kind == RelationKind.TABLE ? Optional.of(plan) : Optional.empty();
     return new Relation(t, kind, hidden, sql, props, p, List.of());
+  }
+
+  /**
+   * A table fed by a connector: its source (rows with row ids when the table has no key, an upsert
+   * source's key columns named for it) hashed by the table's key into its Materialize, which keeps
+   * the latest row per key (an insert of a stored key replaces it, a delete removes it).
+   */
+  private StreamPlanNode connectorTablePlan(TableDesc t, Map<String, String> props) {
+    Map<String, String> p = new java.util.TreeMap<>(props);
+    p.put("_source.name", t.name());
+    List<String> keyNames = new ArrayList<>();
+    for (int k : t.pkIndices()) {
+      keyNames.add(t.columns().get(k).name());
+    }
+    p.put("_upsert.key", String.join(",", keyNames));
+    TableDesc offsets =
+        new TableDesc(
+            meta.allocateId(),
+            "__internal_" + t.name() + "_source_1",
+            List.of(
+                new ColumnDesc(0, "split_id", DataType.VARCHAR),
+                new ColumnDesc(1, "offset", DataType.VARCHAR)),
+            List.of(ColumnOrder.asc(0)),
+            List.of(),
+            false,
+            false);
+    StreamPlanNode src =
+        StreamPlanNode.leaf(
+            1, new StreamNode.Source(SourceConnector.KAFKA, p, t.schema(), offsets), t.schema());
+    StreamPlanNode exchange =
+        StreamPlanNode.unary(
+            2, new StreamNode.Exchange(DispatcherKind.HASH, t.distributionKey()), src, t.schema());
+    return StreamPlanNode.unary(3, new StreamNode.Materialize(t), exchange, t.schema());
   }
 
   private static int indexOf(List<ColumnDesc> cols, String name) {

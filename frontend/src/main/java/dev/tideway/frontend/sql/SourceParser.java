@@ -112,6 +112,68 @@ final class SourceParser {
     return new Statement.CreateSource(StatementParser.name(src.name), all, props);
   }
 
+  /**
+   * The connector properties of {@code CREATE TABLE t (...) WITH (connector = 'kafka', ...) [FORMAT
+   * PLAIN | UPSERT ENCODE JSON | CSV]}: the table is fed by the topic (an upsert table by key: the
+   * record's key names the row, a null value deletes it, so it needs a primary key).
+   */
+  static Map<String, String> connectorTable(
+      dev.tideway.sql.parser.SqlTwCreateTable ct, List<Statement.ColumnDef> cols, List<String> pk) {
+    Map<String, String> with = dev.tideway.sql.parser.TwNodes.options(ct.with);
+    String connector = with.getOrDefault("connector", "").toLowerCase(Locale.ROOT);
+    if (!connector.equals("kafka")) {
+      throw PgException.unsupported(
+          "a table fed by connector '" + connector + "' (tables take 'kafka'; use CREATE SOURCE)");
+    }
+    if (cols.isEmpty()) {
+      throw PgException.error(SqlState.SYNTAX_ERROR, "a kafka table needs a column list");
+    }
+    Map<String, String> props = new LinkedHashMap<>();
+    for (Map.Entry<String, String> e : with.entrySet()) {
+      String key = e.getKey().toLowerCase(Locale.ROOT);
+      if (key.equals("format")
+          || key.equals("encode")
+          || key.startsWith("encode.")
+          || key.startsWith("include.")
+          || key.startsWith("_")) {
+        throw PgException.error(
+            SqlState.INVALID_PARAMETER_VALUE,
+            "unknown option \"" + e.getKey() + "\" for a kafka table");
+      }
+      props.put(e.getKey(), e.getValue());
+    }
+    String format = "plain";
+    String encode = "json";
+    if (ct.formatEncode != null) {
+      format =
+          ((org.apache.calcite.sql.SqlIdentifier) ct.formatEncode.get(0))
+              .getSimple()
+              .toLowerCase(Locale.ROOT);
+      encode =
+          ((org.apache.calcite.sql.SqlIdentifier) ct.formatEncode.get(1))
+              .getSimple()
+              .toLowerCase(Locale.ROOT);
+      if (ct.formatEncode.size() > 2) {
+        dev.tideway.sql.parser.TwNodes.options(
+                (org.apache.calcite.sql.SqlNodeList) ct.formatEncode.get(2))
+            .forEach((k, v) -> props.put("encode." + k.toLowerCase(Locale.ROOT), v));
+      }
+    }
+    if (format.equals("upsert") && pk.isEmpty()) {
+      throw PgException.error(
+          SqlState.INVALID_TABLE_DEFINITION,
+          "FORMAT UPSERT needs a primary key: the record's key names the row it replaces");
+    }
+    props.put("format", format);
+    props.put("encode", encode);
+    try {
+      KafkaSourceConfig.parse(props);
+    } catch (IllegalArgumentException e) {
+      throw PgException.error(SqlState.INVALID_PARAMETER_VALUE, e.getMessage());
+    }
+    return props;
+  }
+
   private static KafkaSourceConfig.Include include(String what) {
     for (KafkaSourceConfig.Include i : KafkaSourceConfig.Include.values()) {
       if (i.name().equalsIgnoreCase(what)) {

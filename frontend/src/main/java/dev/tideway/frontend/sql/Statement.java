@@ -14,8 +14,18 @@ public sealed interface Statement {
 
   /** {@code CREATE TABLE name (cols [, PRIMARY KEY (k)])}; no pk means a hidden {@code _row_id}. */
   record CreateTable(
-      String name, List<ColumnDef> columns, List<String> primaryKey, boolean ifNotExists)
-      implements Statement {}
+      String name,
+      List<ColumnDef> columns,
+      List<String> primaryKey,
+      boolean ifNotExists,
+      Map<String, String> connector)
+      implements Statement {
+    /** A table written only by SQL DML. */
+    public CreateTable(
+        String name, List<ColumnDef> columns, List<String> primaryKey, boolean ifNotExists) {
+      this(name, columns, primaryKey, ifNotExists, Map.of());
+    }
+  }
 
   /** {@code CREATE SOURCE name [(cols)] WITH (connector = '...', ...)}. */
   record CreateSource(String name, List<ColumnDef> columns, Map<String, String> with)

@@ -12,6 +12,7 @@ import dev.tideway.sql.parser.TwNodes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.OptionalLong;
 import org.apache.calcite.sql.SqlBasicTypeNameSpec;
 import org.apache.calcite.sql.SqlDataTypeSpec;
@@ -364,18 +365,19 @@ public final class StatementParser {
   }
 
   private static Statement createTable(SqlTwCreateTable ct) {
-    if (ct.appendOnly || ct.with != null || ct.formatEncode != null) {
-      String clause = ct.appendOnly ? "APPEND ONLY" : ct.with != null ? "WITH" : "FORMAT";
-      throw PgException.unsupported(
-          "CREATE TABLE with " + clause + " (connector tables; use CREATE SOURCE)");
+    if (ct.appendOnly || (ct.with == null && ct.formatEncode != null)) {
+      String clause = ct.appendOnly ? "APPEND ONLY" : "FORMAT without WITH (connector = ...)";
+      throw PgException.unsupported("CREATE TABLE with " + clause);
     }
     if (ct.query != null) {
       throw PgException.unsupported("CREATE TABLE AS");
     }
     rejectUnique(ct.elements);
     List<String> pk = ct.primaryKey();
-    return new Statement.CreateTable(
-        name(ct.name), columnDefs(ct.columns(), pk), pk, ct.ifNotExists);
+    List<Statement.ColumnDef> cols = columnDefs(ct.columns(), pk);
+    Map<String, String> connector =
+        ct.with == null ? Map.of() : SourceParser.connectorTable(ct, cols, pk);
+    return new Statement.CreateTable(name(ct.name), cols, pk, ct.ifNotExists, connector);
   }
 
   /** 0A000 for a UNIQUE constraint (column- or table-level): only primary keys are supported. */

@@ -69,7 +69,7 @@ public final class TwNodes {
    * The options in written order: key → value text (a string's value, a number's digits, a name,
    * {@code true}/{@code false}).
    */
-  static Map<String, String> options(SqlNodeList with) {
+  public static Map<String, String> options(SqlNodeList with) {
     Map<String, String> out = new LinkedHashMap<>();
     if (with == null) {
       return out;

@@ -96,6 +96,7 @@ public final class SourceBuilder implements ExecutorBuilder {
       ExecutorBuildContext ctx, StreamPlanNode node, StreamNode.Source src) {
     Map<String, String> opts = new java.util.TreeMap<>(src.properties());
     String name = opts.remove(SOURCE_NAME);
+    String upsertKey = opts.remove(UPSERT_KEY);
     KafkaSourceConfig config = KafkaSourceConfig.parse(opts);
     Checks.checkArgument(
         ctx.splits().size() == 1,
@@ -113,6 +114,7 @@ public final class SourceBuilder implements ExecutorBuilder {
             (r, partition) -> rowIds ? new RowIdSplitReader(r, partition, DmlBuilder.ROW_ID) : r,
             shard[0],
             shard[1],
+            upsertKey == null || upsertKey.isEmpty() ? List.of() : List.of(upsertKey.split(",")),
             "tideway-source-" + ctx.actorId(),
             ctx.sourceStats());
     List<SplitReader> initial;
@@ -146,6 +148,12 @@ public final class SourceBuilder implements ExecutorBuilder {
    * connector's options.
    */
   public static final String SOURCE_NAME = "_source.name";
+
+  /**
+   * The plan property of a connector table naming its key columns (comma-separated): an upsert
+   * source deletes by them.
+   */
+  public static final String UPSERT_KEY = "_upsert.key";
 
   /**
    * The plan's source columns without a trailing hidden {@code _row_id} (see {@link #withRowIds}).

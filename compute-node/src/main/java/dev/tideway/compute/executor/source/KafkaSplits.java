@@ -1,10 +1,12 @@
 package dev.tideway.compute.executor.source;
 
+import dev.tideway.common.check.Checks;
 import dev.tideway.common.chunk.ColumnBuilder;
 import dev.tideway.common.chunk.Op;
 import dev.tideway.common.chunk.StreamChunkBuilder;
 import dev.tideway.common.types.Field;
 import dev.tideway.common.types.Schema;
+import dev.tideway.connector.format.JsonRecordDecoder;
 import dev.tideway.connector.format.MalformedRecordException;
 import dev.tideway.connector.format.RecordDecoder;
 import dev.tideway.connector.kafka.KafkaPartitionFeed;
@@ -58,6 +60,16 @@ public final class KafkaSplits implements SourceExecutor.SplitDiscovery {
   private final Include[] includeOf;
 
   private final Object[] payload;
+
+  /** FORMAT UPSERT: the key names the row, a null value deletes it. */
+  private final boolean upsert;
+
+  /** Per key column: its place among the payload columns. */
+  private final int[] keyIndex;
+
+  private final RecordDecoder keyDecoder;
+  private final Object[] keyValues;
+  private final List<dev.tideway.common.types.DataType> keyTypes;
   private final Map<Integer, PartitionReader> readers = new HashMap<>();
   private boolean started;
 
@@ -75,6 +87,7 @@ public final class KafkaSplits implements SourceExecutor.SplitDiscovery {
       BiFunction<SplitReader, Integer, SplitReader> wrap,
       int shard,
       int shards,
+      List<String> keyColumns,
       String clientId,
       SourceStats stats) {
     this.sourceName = sourceName;
@@ -98,6 +111,21 @@ public final class KafkaSplits implements SourceExecutor.SplitDiscovery {
     }
     this.decoder = config.decoder(new Schema(payloadFields));
     this.payload = new Object[payloadFields.size()];
+    this.upsert = config.format() == KafkaSourceConfig.Format.UPSERT;
+    List<Field> keyFields = new ArrayList<>();
+    keyIndex = new int[keyColumns.size()];
+    for (int k = 0; k < keyColumns.size(); k++) {
+      int c = indexOf(schema, keyColumns.get(k));
+      keyIndex[k] = payloadIndex[c];
+      keyFields.add(schema.field(c));
+    }
+    Checks.checkArgument(
+        !upsert || keyIndex.length > 0,
+        "source %s: an upsert source needs key columns",
+        sourceName);
+    this.keyDecoder = upsert ? new JsonRecordDecoder(new Schema(keyFields)) : null;
+    this.keyValues = new Object[keyFields.size()];
+    this.keyTypes = keyFields.stream().map(Field::type).toList();
     this.feed = new KafkaPartitionFeed(config, clientId);
   }
 
@@ -238,8 +266,9 @@ public final class KafkaSplits implements SourceExecutor.SplitDiscovery {
       long nextOffset = offset;
       for (ConsumerRecord<byte[], byte[]> r : records) {
         nextOffset = r.offset() + 1;
+        Op op;
         try {
-          decoder.decode(r.value(), payload);
+          op = decode(r);
         } catch (MalformedRecordException e) {
           stats.recordSkipped(sourceName, splitId, r.offset(), e.getMessage());
           continue;
@@ -252,11 +281,76 @@ public final class KafkaSplits implements SourceExecutor.SplitDiscovery {
             col.append(include(includeOf[c], r));
           }
         }
-        b.appendOp(Op.INSERT);
+        b.appendOp(op);
       }
       next = nextOffset;
       return new Batch(b.build(), nextOffset);
     }
+  }
+
+  /**
+   * Fills {@link #payload} from {@code r}; the change it is: an insert, or for an upsert source's
+   * record without a value, a delete of the row its key names. An upsert record's key must be
+   * readable, and key columns written in its value must equal the key's.
+   */
+  private Op decode(ConsumerRecord<byte[], byte[]> r) throws MalformedRecordException {
+    if (!upsert) {
+      decoder.decode(r.value(), payload);
+      return Op.INSERT;
+    }
+    boolean delete = r.value() == null;
+    decodeKey(r.key()); // the key names the row: a record without a readable one is skipped
+    if (delete) {
+      java.util.Arrays.fill(payload, null);
+    } else {
+      decoder.decode(r.value(), payload);
+    }
+    for (int k = 0; k < keyIndex.length; k++) {
+      Object inValue = payload[keyIndex[k]];
+      if (inValue == null) {
+        payload[keyIndex[k]] = keyValues[k];
+      } else if (!inValue.equals(keyValues[k])) {
+        throw new MalformedRecordException(
+            "the value's key column(s) differ from the record's key");
+      }
+    }
+    return delete ? Op.DELETE : Op.INSERT;
+  }
+
+  /** The key columns from a record key: a JSON object of them, or one key column's text. */
+  private void decodeKey(byte[] key) throws MalformedRecordException {
+    if (key == null || key.length == 0) {
+      throw new MalformedRecordException("an upsert record without a key");
+    }
+    if (key[0] == '{') {
+      keyDecoder.decode(key, keyValues);
+      for (Object v : keyValues) {
+        if (v == null) {
+          throw new MalformedRecordException("the key has no value for a key column");
+        }
+      }
+      return;
+    }
+    if (keyValues.length != 1) {
+      throw new MalformedRecordException(
+          "the key is not a JSON object of the " + keyValues.length + " key columns");
+    }
+    try {
+      keyValues[0] =
+          dev.tideway.common.types.Datums.fromText(
+              keyTypes.get(0), new String(key, java.nio.charset.StandardCharsets.UTF_8));
+    } catch (IllegalArgumentException e) {
+      throw new MalformedRecordException("key: " + e.getMessage(), e);
+    }
+  }
+
+  private static int indexOf(Schema schema, String name) {
+    for (int c = 0; c < schema.size(); c++) {
+      if (schema.field(c).name().equals(name)) {
+        return c;
+      }
+    }
+    throw new IllegalArgumentException("no column " + name + " in " + schema);
   }
 
   private static Object include(Include what, ConsumerRecord<byte[], byte[]> r) {

@@ -81,4 +81,9 @@ public final class RowIdSplitReader implements SplitReader {
   public boolean isExhausted(long offset) {
     return inner.isExhausted(offset);
   }
+
+  @Override
+  public long startOffset() {
+    return inner.startOffset();
+  }
 }
