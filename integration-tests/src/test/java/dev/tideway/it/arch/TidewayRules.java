@@ -20,7 +20,7 @@ import java.util.List;
  *
  * <p>Module → root package: common {@code dev.tideway.common}, storage-engine {@code
  * dev.tideway.storage}, barrier {@code dev.tideway.barrier}, backfill {@code dev.tideway.backfill},
- * protocol {@code dev.tideway.protocol}, compute-node {@code dev.tideway.compute}, meta-service
+ * protocol {@code dev.tideway.protocol}, connectors {@code dev.tideway.connector}, compute-node {@code dev.tideway.compute}, meta-service
  * {@code dev.tideway.meta}, frontend {@code dev.tideway.frontend}, cli {@code dev.tideway.cli}.
  */
 final class TidewayRules {
@@ -47,6 +47,7 @@ final class TidewayRules {
                 "barrier",
                 "backfill",
                 "protocol",
+                "connector",
                 "compute",
                 "meta",
                 "frontend",
@@ -78,9 +79,12 @@ final class TidewayRules {
           moduleMayOnlyUse("barrier", "common"),
           moduleMayOnlyUse("backfill", "common", "barrier", "storage"),
           moduleMayOnlyUse("protocol", "common", "barrier", "storage"),
-          moduleMayOnlyUse("compute", "common", "barrier", "backfill", "storage", "protocol"),
+          moduleMayOnlyUse("connector", "common"),
+          moduleMayOnlyUse(
+              "compute", "common", "barrier", "backfill", "storage", "protocol", "connector"),
           moduleMayOnlyUse("meta", "common", "barrier", "storage", "protocol"),
-          moduleMayOnlyUse("frontend", "common", "sql", "barrier", "storage", "protocol"));
+          moduleMayOnlyUse(
+              "frontend", "common", "sql", "barrier", "storage", "protocol", "connector"));
 
   /** The protocol module is pure logic, so it can be simulated exhaustively. */
   static final ArchRule BARRIER_IS_PURE =
