@@ -119,7 +119,9 @@ public record KafkaSourceConfig(
     for (Map.Entry<String, String> e : props.entrySet()) {
       String key = e.getKey().toLowerCase(Locale.ROOT);
       String value = e.getValue();
-      if (key.equals("properties.bootstrap.server") || key.equals("properties.bootstrap.servers")) {
+      if (key.equals("properties.bootstrap.server")
+          || key.equals("properties.bootstrap.servers")
+          || key.startsWith("_")) { // Tideway's own plan properties (users cannot write them)
         continue;
       } else if (key.startsWith("properties.")) {
         String k = key.substring("properties.".length());

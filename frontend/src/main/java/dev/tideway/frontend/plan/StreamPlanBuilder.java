@@ -193,15 +193,10 @@ public final class StreamPlanBuilder {
       SourceConnector c =
           SourceConnector.valueOf(
               r.properties().getOrDefault("connector", "datagen").toUpperCase(Locale.ROOT));
-      Map<String, String> props = r.properties();
-      if (c == SourceConnector.KAFKA) { // the name labels the source's metrics and logs
-        props = new java.util.TreeMap<>(props);
-        props.put("_source.name", r.name());
-      }
       body =
           new StreamNode.Source(
               c,
-              props,
+              r.properties(),
               r.table().schema(),
               stateTable(
                   "source",

@@ -109,7 +109,9 @@ final class SourceParser {
     } catch (IllegalArgumentException e) {
       throw PgException.error(SqlState.INVALID_PARAMETER_VALUE, e.getMessage());
     }
-    return new Statement.CreateSource(StatementParser.name(src.name), all, props);
+    String name = StatementParser.name(src.name);
+    props.put("_source.name", name); // labels the source's metrics and logs
+    return new Statement.CreateSource(name, all, props);
   }
 
   /**

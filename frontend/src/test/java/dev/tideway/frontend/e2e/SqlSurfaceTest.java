@@ -381,8 +381,8 @@ class SqlSurfaceTest {
           CREATE SINK s AS SELECT 1                                         | CREATE SINK is not supported
           CREATE TABLE t2 AS SELECT 1                                       | CREATE TABLE AS is not supported
           CREATE TABLE t3 (a INT DEFAULT 1)                                 | column DEFAULT (column "a") is not supported
-          CREATE TABLE t4 (a INT) WITH (connector = 'kafka')                | CREATE TABLE with WITH
-          CREATE SOURCE k WITH (connector = 'kafka')                        | connector 'kafka'
+          CREATE TABLE t4 (a INT) WITH (connector = 'pulsar')               | fed by connector 'pulsar'
+          CREATE SOURCE k WITH (connector = 'pulsar')                       | connector 'pulsar'
           ALTER TABLE base ADD COLUMN c INT                                 | ALTER statement (only ALTER MATERIALIZED VIEW ... SET BACKFILL_RATE_LIMIT) is not supported
           TRUNCATE base                                                     | TRUNCATE statement is not supported
           COPY base TO '/tmp/base.csv'                                      | COPY TO a file on the server is not supported

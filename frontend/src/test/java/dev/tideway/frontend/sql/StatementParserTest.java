@@ -63,9 +63,33 @@ class StatementParserTest {
             parse(
                 "create source g (id bigint, v varchar) with (connector='datagen', datagen.rows.per.second='10')");
     assertThat(d.columns()).hasSize(2);
-    assertThatThrownBy(() -> parse("CREATE SOURCE k WITH (connector = 'kafka')"))
+    assertThatThrownBy(() -> parse("CREATE SOURCE k WITH (connector = 'pulsar')"))
         .satisfies(e -> assertThat(sqlState(e)).isEqualTo("0A000"))
-        .hasMessageContaining("connector 'kafka'");
+        .hasMessageContaining("connector 'pulsar'");
+    // kafka: INCLUDE columns follow the declared ones; FORMAT/ENCODE/INCLUDE become properties
+    Statement.CreateSource k =
+        (Statement.CreateSource)
+            parse(
+                "CREATE SOURCE k (id BIGINT) INCLUDE partition INCLUDE key AS kk WITH (connector ="
+                    + " 'kafka', topic = 't', properties.bootstrap.server = 'h:1')"
+                    + " FORMAT PLAIN ENCODE CSV (delimiter = '|')");
+    assertThat(k.columns())
+        .extracting(c -> c.name() + " " + c.type())
+        .containsExactly("id bigint", "_rw_kafka_partition character varying", "kk bytea");
+    assertThat(k.with())
+        .containsEntry("encode", "csv")
+        .containsEntry("encode.delimiter", "|")
+        .containsEntry("include.partition", "_rw_kafka_partition")
+        .containsEntry("_source.name", "k");
+    assertThatThrownBy(() -> parse("CREATE SOURCE k WITH (connector = 'kafka')"))
+        .hasMessageContaining("a kafka source needs a column list");
+    assertThatThrownBy(
+            () ->
+                parse(
+                    "CREATE SOURCE k (a INT) WITH (connector = 'kafka', topic = 't',"
+                        + " properties.bootstrap.server = 'h:1', encode = 'csv')"))
+        .satisfies(e -> assertThat(sqlState(e)).isEqualTo("22023"))
+        .hasMessageContaining("unknown option \"encode\"");
     // a mistyped option is an error naming it, never silently ignored
     assertThatThrownBy(
             () ->

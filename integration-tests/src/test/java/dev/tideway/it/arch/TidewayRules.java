@@ -20,8 +20,9 @@ import java.util.List;
  *
  * <p>Module → root package: common {@code dev.tideway.common}, storage-engine {@code
  * dev.tideway.storage}, barrier {@code dev.tideway.barrier}, backfill {@code dev.tideway.backfill},
- * protocol {@code dev.tideway.protocol}, connectors {@code dev.tideway.connector}, compute-node {@code dev.tideway.compute}, meta-service
- * {@code dev.tideway.meta}, frontend {@code dev.tideway.frontend}, cli {@code dev.tideway.cli}.
+ * protocol {@code dev.tideway.protocol}, connectors {@code dev.tideway.connector}, compute-node
+ * {@code dev.tideway.compute}, meta-service {@code dev.tideway.meta}, frontend {@code
+ * dev.tideway.frontend}, cli {@code dev.tideway.cli}.
  */
 final class TidewayRules {
   private TidewayRules() {}
