@@ -286,6 +286,34 @@ SqlCreate TwCreateSource(Span s, boolean replace) :
     }
 }
 
+/**
+ * {@code CREATE SINK [IF NOT EXISTS] name FROM relation | AS query [WITH (options)] [FORMAT x
+ * ENCODE y [(options)]]}.
+ */
+SqlCreate TwCreateSink(Span s, boolean replace) :
+{
+    final boolean ifNotExists;
+    final SqlIdentifier id;
+    SqlIdentifier from = null;
+    SqlNode query = null;
+    SqlNodeList with = null;
+    SqlNodeList formatEncode = null;
+}
+{
+    <SINK> ifNotExists = TwIfNotExists() id = CompoundIdentifier()
+    (
+        <FROM> from = CompoundIdentifier()
+    |
+        <AS> query = OrderedQueryOrExpr(ExprContext.ACCEPT_QUERY)
+    )
+    [ <WITH> with = TwWithOptions() ]
+    [ formatEncode = TwFormatEncode() ]
+    {
+        return new SqlTwCreateSink(s.end(this), replace, ifNotExists, id, from, query, with,
+            formatEncode);
+    }
+}
+
 /** {@code CREATE MATERIALIZED VIEW [IF NOT EXISTS] name [(columns)] AS query}. */
 SqlCreate TwCreateMaterializedView(Span s, boolean replace) :
 {
@@ -335,6 +363,8 @@ SqlDrop TwDrop(Span s, boolean replace) :
         <VIEW> { kind = SqlTwDrop.Kind.VIEW; }
     |
         <SOURCE> { kind = SqlTwDrop.Kind.SOURCE; }
+    |
+        <SINK> { kind = SqlTwDrop.Kind.SINK; }
     )
     ifExists = TwIfExists() id = CompoundIdentifier()
     [

@@ -203,7 +203,7 @@ public final class KafkaBenchmark implements Benchmark {
           return records / ((clock.nanoTime() - t0) / 1e9);
         }
       }
-      Thread.sleep(50);
+      clock.sleepMillis(50);
     }
   }
 

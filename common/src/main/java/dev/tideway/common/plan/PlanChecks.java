@@ -30,6 +30,13 @@ final class PlanChecks {
   }
 
   /** Unknown wire code of an enum; names the enum and the code. */
+  /** Fails naming {@code what} when the two type lists differ. */
+  static void checkSameTypes(
+      String what, List<dev.tideway.common.types.DataType> expected, List<?> actual) {
+    Checks.checkArgument(
+        expected.equals(actual), "%s: expected types %s, got %s", what, expected, actual);
+  }
+
   static IllegalArgumentException unknownCode(String enumName, int code) {
     return new IllegalArgumentException("unknown " + enumName + " code " + code);
   }

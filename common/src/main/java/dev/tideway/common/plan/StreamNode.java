@@ -1,5 +1,7 @@
 package dev.tideway.common.plan;
 
+import static dev.tideway.common.plan.PlanChecks.checkSameTypes;
+
 import dev.tideway.common.check.Checks;
 import dev.tideway.common.types.DataType;
 import dev.tideway.common.types.Interval;
@@ -34,7 +36,8 @@ public sealed interface StreamNode
         StreamNode.TumbleWindow,
         StreamNode.HopWindow,
         StreamNode.LocalAgg,
-        StreamNode.PaneHopAgg {
+        StreamNode.PaneHopAgg,
+        SinkNode {
 
   /** Inputs this body takes: 0 for leaves, 1 for unary operators, 2 for joins. */
   int inputCount();
@@ -51,7 +54,7 @@ public sealed interface StreamNode
    * Reads a connector and emits its rows as inserts.
    *
    * @param connector which connector
-   * @param properties the {@code WITH (...)} options, e.g. {@code datagen.rows.per.second}
+   * @param properties the {@code WITH (...)} options ({@code datagen.rows.per.second}, ...)
    * @param schema the source's columns
    * @param stateTable where the source keeps its split offsets (recovered on restart)
    */
@@ -667,10 +670,5 @@ public sealed interface StreamNode
     expected.add(t);
     expected.add(t);
     checkSameTypes(op + " output", expected, output.types());
-  }
-
-  private static void checkSameTypes(String what, List<DataType> expected, List<DataType> actual) {
-    Checks.checkArgument(
-        expected.equals(actual), "%s: expected types %s, got %s", what, expected, actual);
   }
 }

@@ -61,4 +61,31 @@ class KafkaSourceConfigTest {
     enc.put("encode", "avro");
     assertThatThrownBy(() -> KafkaSourceConfig.parse(enc)).hasMessageContaining("ENCODE AVRO");
   }
+
+  @Test
+  void sinkOptionsAreCheckedTheSameWay() {
+    Map<String, String> m = new LinkedHashMap<>(base());
+    m.put("format", "upsert");
+    m.put("primary_key", "a, B");
+    m.put("properties.compression.type", "lz4");
+    KafkaSinkConfig c = KafkaSinkConfig.parse(m);
+    assertThat(c.format()).isEqualTo(KafkaSinkConfig.Format.UPSERT);
+    assertThat(c.exactlyOnce()).isTrue();
+    assertThat(c.primaryKey()).containsExactly("a", "b");
+    assertThat(c.producerConfig("x", "tx"))
+        .containsEntry("compression.type", "lz4")
+        .containsEntry("transactional.id", "tx")
+        .containsEntry("acks", "all");
+    m.put("sink.delivery", "at_least_once");
+    assertThat(KafkaSinkConfig.parse(m).exactlyOnce()).isFalse();
+    m.put("sink.delivery", "twice");
+    assertThatThrownBy(() -> KafkaSinkConfig.parse(m)).hasMessageContaining("sink.delivery");
+    Map<String, String> owned = new LinkedHashMap<>(base());
+    owned.put("properties.transactional.id", "mine");
+    assertThatThrownBy(() -> KafkaSinkConfig.parse(owned)).hasMessageContaining("set by the sink");
+    Map<String, String> unknown = new LinkedHashMap<>(base());
+    unknown.put("topics", "x");
+    assertThatThrownBy(() -> KafkaSinkConfig.parse(unknown))
+        .hasMessageContaining("unknown option \"topics\"");
+  }
 }

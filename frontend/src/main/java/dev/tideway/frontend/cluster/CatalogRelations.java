@@ -37,10 +37,32 @@ public final class CatalogRelations {
 
   /** Every table, source and materialized view of {@code state}, in id order. */
   public List<Relation> relations(CatalogState state) {
+    return of(state, false);
+  }
+
+  /** The relations a query may read: sources, and tables and views whose job is readable. */
+  public List<Relation> readable(CatalogState s) {
+    List<Relation> out = new ArrayList<>();
+    for (Relation r : relations(s)) {
+      CatalogObject o = s.objects().get(r.id());
+      dev.tideway.protocol.catalog.JobRecord job = o == null ? null : s.jobs().get(o.jobId());
+      if (job == null || job.status().readable() || r.kind() == RelationKind.SOURCE) {
+        out.add(r);
+      }
+    }
+    return out;
+  }
+
+  /** Every sink of {@code state} (its table is its log store), in id order. */
+  public List<Relation> sinks(CatalogState state) {
+    return of(state, true);
+  }
+
+  private List<Relation> of(CatalogState state, boolean sinks) {
     List<Relation> out = new ArrayList<>();
     for (CatalogObject o : state.objects().values()) {
       RelationKind kind = kindOf(o.kind());
-      if (kind == null) {
+      if (kind == null || (kind == RelationKind.SINK) != sinks) {
         continue;
       }
       Relation r = cache.get(o.id());
@@ -54,7 +76,9 @@ public final class CatalogRelations {
       }
       out.add(r);
     }
-    cache.keySet().retainAll(state.objects().keySet());
+    if (!sinks) {
+      cache.keySet().retainAll(state.objects().keySet());
+    }
     return out;
   }
 
@@ -63,6 +87,7 @@ public final class CatalogRelations {
       case TABLE -> RelationKind.TABLE;
       case MATERIALIZED_VIEW -> RelationKind.MATERIALIZED_VIEW;
       case SOURCE -> RelationKind.SOURCE;
+      case SINK -> RelationKind.SINK;
       default -> null;
     };
   }

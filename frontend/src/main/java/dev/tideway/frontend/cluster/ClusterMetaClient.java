@@ -28,11 +28,9 @@ import dev.tideway.protocol.catalog.RecoveryLog;
 import dev.tideway.protocol.meta.DdlRejectedException;
 import dev.tideway.protocol.meta.DdlReply;
 import dev.tideway.storage.api.StateStore;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -51,7 +49,7 @@ public final class ClusterMetaClient implements MetaClient {
 
   private final MetaAccess meta;
 
-  /** The progress last shown per creating job (see {@link #shown}). */
+  // the progress last shown per creating job (see shown)
   private final Map<Long, JobProgress> lastShown = new java.util.concurrent.ConcurrentHashMap<>();
 
   private final CatalogRelations relations;
@@ -80,25 +78,22 @@ public final class ClusterMetaClient implements MetaClient {
   }
 
   private CatalogState state() {
-    return meta.catalog()
-        .orElseThrow(
-            () ->
-                PgException.error(
-                    "57P03", "the meta service is not ready (no leader yet); retry shortly"));
+    return meta.catalog().orElseThrow(ClusterMetaClient::notReady);
+  }
+
+  private static PgException notReady() {
+    return PgException.error(
+        "57P03", "the meta service is not ready (no leader yet); retry shortly");
   }
 
   @Override
   public List<Relation> relations() {
-    CatalogState s = state();
-    List<Relation> out = new ArrayList<>();
-    for (Relation r : relations.relations(s)) {
-      CatalogObject o = s.objects().get(r.id());
-      JobRecord job = o == null ? null : s.jobs().get(o.jobId());
-      if (job == null || job.status().readable() || r.kind() == RelationKind.SOURCE) {
-        out.add(r);
-      }
-    }
-    return out;
+    return relations.readable(state());
+  }
+
+  @Override // sinks are relations no query reads
+  public List<Relation> sinks() {
+    return relations.sinks(state());
   }
 
   @Override
@@ -137,8 +132,7 @@ public final class ClusterMetaClient implements MetaClient {
       return;
     }
     Checks.checkArgument(r.plan().isPresent(), "%s %s has no stream plan", r.kind(), r.name());
-    ObjectKind kind =
-        r.kind() == RelationKind.TABLE ? ObjectKind.TABLE : ObjectKind.MATERIALIZED_VIEW;
+    ObjectKind kind = ObjectKind.valueOf(r.kind().name());
     boolean background = c.background() && kind == ObjectKind.MATERIALIZED_VIEW;
     int jobId =
         call(
@@ -334,7 +328,7 @@ public final class ClusterMetaClient implements MetaClient {
       if (j.status() == JobStatus.CREATING || j.status() == JobStatus.PAUSED) {
         boolean paused = j.status() == JobStatus.PAUSED;
         JobProgress p = paused ? initial(j.jobId()) : shown(j.jobId(), now.get((long) j.jobId()));
-        Instant at = Instant.ofEpochMilli(j.createdAtMs());
+        java.time.Instant at = java.time.Instant.ofEpochMilli(j.createdAtMs());
         out.add(new DdlJob(j.jobId(), j.definition(), j.createType().name(), at, p, j.error()));
       }
     }
@@ -381,7 +375,7 @@ public final class ClusterMetaClient implements MetaClient {
         0,
         0,
         0,
-        Optional.empty());
+        java.util.Optional.empty());
   }
 
   @Override

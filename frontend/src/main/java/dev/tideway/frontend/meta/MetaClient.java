@@ -10,12 +10,19 @@ import java.util.OptionalLong;
  * may come from any connection thread; implementations are thread-safe.
  */
 public interface MetaClient {
-  /** Every relation, in id order. */
+  /** Every relation a query may read, in id order (sinks are not among them). */
   List<Relation> relations();
 
-  /** The relation with this (lower-case) name. */
+  /** Every sink ({@code CREATE SINK}), in id order; its table is its log store. */
+  default List<Relation> sinks() {
+    return List.of();
+  }
+
+  /** The relation or sink with this (lower-case) name. */
   default Optional<Relation> relation(String name) {
-    return relations().stream().filter(r -> r.name().equals(name)).findFirst();
+    return java.util.stream.Stream.concat(relations().stream(), sinks().stream())
+        .filter(r -> r.name().equals(name))
+        .findFirst();
   }
 
   /** The cluster's users ({@code CREATE USER}, authentication, {@code pg_roles}). */

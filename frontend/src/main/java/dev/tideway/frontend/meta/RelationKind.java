@@ -5,7 +5,9 @@ public enum RelationKind {
   TABLE('r', "table"),
   MATERIALIZED_VIEW('m', "materialized view"),
   /** Sources are listed as tables in pg_class so that psql can {@code \d} them. */
-  SOURCE('r', "source");
+  SOURCE('r', "source"),
+  /** Sinks are no relation a query reads: they stay out of pg_class and the query schema. */
+  SINK('r', "sink");
 
   private final char relkind;
   private final String sqlName;

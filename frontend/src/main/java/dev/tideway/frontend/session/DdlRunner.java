@@ -59,6 +59,22 @@ final class DdlRunner {
     throw PgException.error(SqlState.DUPLICATE_TABLE, "relation \"" + name + "\" already exists");
   }
 
+  /** {@code CREATE TABLE | SOURCE | SINK}. */
+  String create(Statement s, String sql, PgSession.NoticeSink notices) throws InterruptedException {
+    if (s instanceof Statement.CreateTable ct) {
+      return createTable(ct, sql, notices);
+    }
+    if (s instanceof Statement.CreateSource cs) {
+      return createSource(cs, sql, notices);
+    }
+    return new SinkPlanner(meta, this::planView).create((Statement.CreateSink) s, sql, notices);
+  }
+
+  /** {@link #exists} for other DDL of this package. */
+  boolean alreadyExists(String name, boolean ifNotExists, PgSession.NoticeSink notices) {
+    return exists(name, ifNotExists, notices);
+  }
+
   String createTable(Statement.CreateTable ct, String sql, PgSession.NoticeSink notices)
       throws InterruptedException {
     if (exists(ct.name(), ct.ifNotExists(), notices)) {
@@ -90,7 +106,7 @@ final class DdlRunner {
   private static final Duration KAFKA_CHECK_TIMEOUT = Duration.ofSeconds(5);
 
   /** A kafka source's topic must exist and its cluster answer before the source is created. */
-  private static void checkTopic(KafkaSourceConfig config) {
+  static void checkTopic(KafkaSourceConfig config) {
     try {
       KafkaTopics.partitionCount(config, KAFKA_CHECK_TIMEOUT);
     } catch (KafkaTopics.KafkaUnreachableException e) {
@@ -248,7 +264,8 @@ final class DdlRunner {
                   + ".");
     }
     List<String> dependents = new ArrayList<>();
-    for (Relation x : meta.relations()) {
+    for (Relation x :
+        java.util.stream.Stream.concat(meta.relations().stream(), meta.sinks().stream()).toList()) {
       if (x.dependsOn().contains(r.get().id())) {
         dependents.add(x.name());
       }

@@ -383,11 +383,10 @@ public final class Session implements PgSession {
     if (s instanceof Statement.Delete d) {
       return afterDml(dml.delete(d, params));
     }
-    if (s instanceof Statement.CreateTable ct) {
-      return Result.command(ddl.createTable(ct, sql, notices));
-    }
-    if (s instanceof Statement.CreateSource cs) {
-      return Result.command(ddl.createSource(cs, sql, notices));
+    if (s instanceof Statement.CreateTable
+        || s instanceof Statement.CreateSource
+        || s instanceof Statement.CreateSink) {
+      return Result.command(ddl.create(s, sql, notices));
     }
     if (s instanceof Statement.CreateMaterializedView mv) {
       cancelRequested = false;

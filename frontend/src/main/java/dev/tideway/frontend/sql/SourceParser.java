@@ -176,6 +176,33 @@ final class SourceParser {
     return props;
   }
 
+  /** {@code CREATE SINK}: only the kafka connector; the options are checked here. */
+  static Statement createSink(dev.tideway.sql.parser.SqlTwCreateSink k, String query) {
+    Map<String, String> with = k.withOptions();
+    String connector = with.getOrDefault("connector", "").toLowerCase(Locale.ROOT);
+    if (!connector.equals("kafka")) {
+      throw PgException.unsupported("a sink to connector '" + connector + "' (sinks take 'kafka')");
+    }
+    Map<String, String> props = new LinkedHashMap<>();
+    for (Map.Entry<String, String> e : with.entrySet()) {
+      String key = e.getKey().toLowerCase(Locale.ROOT);
+      if (key.equals("format") || key.equals("encode") || key.startsWith("_")) {
+        throw PgException.error(
+            SqlState.INVALID_PARAMETER_VALUE,
+            "unknown option \"" + e.getKey() + "\" for a kafka sink");
+      }
+      props.put(e.getKey(), e.getValue());
+    }
+    props.put("format", k.format() == null ? "plain" : k.format());
+    props.put("encode", k.encode() == null ? "json" : k.encode());
+    try {
+      dev.tideway.connector.kafka.KafkaSinkConfig.parse(props);
+    } catch (IllegalArgumentException e) {
+      throw PgException.error(SqlState.INVALID_PARAMETER_VALUE, e.getMessage());
+    }
+    return new Statement.CreateSink(StatementParser.name(k.name), query, props, k.ifNotExists);
+  }
+
   private static KafkaSourceConfig.Include include(String what) {
     for (KafkaSourceConfig.Include i : KafkaSourceConfig.Include.values()) {
       if (i.name().equalsIgnoreCase(what)) {

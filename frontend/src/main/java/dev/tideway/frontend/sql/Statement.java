@@ -27,6 +27,14 @@ public sealed interface Statement {
     }
   }
 
+  /**
+   * {@code CREATE SINK name FROM relation | AS query WITH (connector = 'kafka', ...) FORMAT x
+   * ENCODE y}: {@code query} is the SELECT whose changes are written ({@code SELECT * FROM
+   * relation} for FROM); {@code with} holds the options and {@code format}/{@code encode}.
+   */
+  record CreateSink(String name, String query, Map<String, String> with, boolean ifNotExists)
+      implements Statement {}
+
   /** {@code CREATE SOURCE name [(cols)] WITH (connector = '...', ...)}. */
   record CreateSource(String name, List<ColumnDef> columns, Map<String, String> with)
       implements Statement {}

@@ -159,7 +159,7 @@ public final class StatementParser {
     }
     boolean known =
         switch (w1) {
-          case "TABLE", "SOURCE", "MATERIALIZED", "VIEW" -> true;
+          case "TABLE", "SOURCE", "SINK", "MATERIALIZED", "VIEW" -> true;
           default -> false;
         };
     if (!known && t.size() > 1 && t.get(1).kind() == Token.Kind.WORD) {
@@ -239,6 +239,11 @@ public final class StatementParser {
     }
     if (node instanceof SqlTwCreateSource src) {
       return SourceParser.createSource(src);
+    }
+    if (node instanceof dev.tideway.sql.parser.SqlTwCreateSink k) {
+      String query =
+          k.from != null ? "SELECT * FROM " + k.from : sinkQuery(text, t, afterTopLevelAs(text, t));
+      return SourceParser.createSink(k, query);
     }
     if (node instanceof SqlCreateMaterializedView mv) {
       List<String> cols = new ArrayList<>();
@@ -392,6 +397,19 @@ public final class StatementParser {
     }
   }
 
+  /** A sink's query: the text after AS up to its top-level WITH or FORMAT clause. */
+  private static String sinkQuery(String text, List<Token> t, String afterAs) {
+    int start = text.length() - afterAs.length();
+    int depth = 0;
+    for (Token x : t) {
+      depth += x.kind() == Token.Kind.LPAREN ? 1 : x.kind() == Token.Kind.RPAREN ? -1 : 0;
+      if (depth == 0 && x.offset() > start && (x.isWord("WITH") || x.isWord("FORMAT"))) {
+        return text.substring(start, x.offset()).strip();
+      }
+    }
+    return afterAs.strip();
+  }
+
   /** Column declarations as {@link Statement.ColumnDef}s; primary-key columns are NOT NULL. */
   static List<Statement.ColumnDef> columnDefs(List<SqlColumnDeclaration> cols, List<String> pk) {
     List<Statement.ColumnDef> out = new ArrayList<>();
@@ -412,6 +430,7 @@ public final class StatementParser {
           case TABLE -> RelationKind.TABLE;
           case SOURCE -> RelationKind.SOURCE;
           case MATERIALIZED_VIEW -> RelationKind.MATERIALIZED_VIEW;
+          case SINK -> RelationKind.SINK;
           case VIEW -> throw PgException.unsupported("DROP VIEW");
         };
     return new Statement.Drop(kind, name(d.name()), d.ifExists, d.cascade());

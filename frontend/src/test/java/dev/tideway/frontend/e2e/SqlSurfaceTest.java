@@ -378,7 +378,7 @@ class SqlSurfaceTest {
           """
           CREATE VIEW v AS SELECT 1                                         | CREATE VIEW is not supported
           CREATE INDEX i ON base (g)                                        | CREATE INDEX is not supported
-          CREATE SINK s AS SELECT 1                                         | CREATE SINK is not supported
+          CREATE SINK s AS SELECT 1 WITH (connector = 'pulsar')             | a sink to connector 'pulsar'
           CREATE TABLE t2 AS SELECT 1                                       | CREATE TABLE AS is not supported
           CREATE TABLE t3 (a INT DEFAULT 1)                                 | column DEFAULT (column "a") is not supported
           CREATE TABLE t4 (a INT) WITH (connector = 'pulsar')               | fed by connector 'pulsar'

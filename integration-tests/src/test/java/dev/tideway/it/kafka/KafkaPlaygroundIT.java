@@ -182,6 +182,51 @@ class KafkaPlaygroundIT {
     }
   }
 
+  @Test
+  void aSourceRidesOutItsBrokerGoingDownAndComingBack() throws Exception {
+    int port = free();
+    Path log = dir.resolve("broker");
+    EmbeddedKafka broker = EmbeddedKafka.start(log, port);
+    try (Playground p = start();
+        Connection c = connect(p);
+        Statement st = c.createStatement()) {
+      broker.createTopic("clicks", 2);
+      String servers = broker.bootstrapServers();
+      st.execute(
+          "CREATE SOURCE clicks (id BIGINT) WITH (connector = 'kafka', topic = 'clicks',"
+              + " properties.bootstrap.server = '"
+              + servers
+              + "') FORMAT PLAIN ENCODE JSON");
+      st.execute(
+          "CREATE MATERIALIZED VIEW cc AS SELECT count(*) AS n, count(DISTINCT id) AS d FROM clicks");
+      sendIds(servers, 0, 2_000);
+      awaitRows(st, "SELECT n, d FROM cc", List.of("2000|2000"));
+      broker.close(); // the broker goes away: the view stays readable, the source waits
+      Thread.sleep(3_000);
+      assertThat(rows(st, "SELECT n, d FROM cc")).containsExactly("2000|2000");
+      broker = EmbeddedKafka.start(log, port);
+      sendIds(servers, 2_000, 2_000);
+      awaitRows(st, "SELECT n, d FROM cc", List.of("4000|4000"));
+    } finally {
+      broker.close();
+    }
+  }
+
+  private static void sendIds(String servers, int from, int count) throws Exception {
+    Properties props = new Properties();
+    props.put("bootstrap.servers", servers);
+    props.put("key.serializer", ByteArraySerializer.class.getName());
+    props.put("value.serializer", ByteArraySerializer.class.getName());
+    try (KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(props)) {
+      for (int i = from; i < from + count; i++) {
+        p.send(
+            new ProducerRecord<>(
+                "clicks", ("{\"id\": " + i + "}").getBytes(StandardCharsets.UTF_8)));
+      }
+      p.flush();
+    }
+  }
+
   private static void awaitRows(Statement st, String sql, List<String> want) throws Exception {
     long deadline = System.nanoTime() + 60_000_000_000L;
     List<String> got = List.of();

@@ -166,7 +166,7 @@ public final class CatalogCore {
       return DdlDecision.reject(Reason.NOT_FOUND, "schema %s does not exist", c.schemaId());
     }
     ObjectKind[] relationKinds = {
-      ObjectKind.TABLE, ObjectKind.SOURCE, ObjectKind.MATERIALIZED_VIEW
+      ObjectKind.TABLE, ObjectKind.SOURCE, ObjectKind.MATERIALIZED_VIEW, ObjectKind.SINK
     };
     if (state.find(c.schemaId(), c.name(), relationKinds).isPresent()) {
       return DdlDecision.reject(Reason.ALREADY_EXISTS, "relation '%s' already exists", c.name());

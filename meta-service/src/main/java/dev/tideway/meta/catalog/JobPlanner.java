@@ -52,7 +52,7 @@ final class JobPlanner {
       return DdlDecision.reject(Reason.NOT_FOUND, "schema %s does not exist", c.schemaId());
     }
     ObjectKind[] relationKinds = {
-      ObjectKind.TABLE, ObjectKind.SOURCE, ObjectKind.MATERIALIZED_VIEW
+      ObjectKind.TABLE, ObjectKind.SOURCE, ObjectKind.MATERIALIZED_VIEW, ObjectKind.SINK
     };
     if (state.find(c.schemaId(), c.name(), relationKinds).isPresent()) {
       return DdlDecision.reject(Reason.ALREADY_EXISTS, "relation '%s' already exists", c.name());
@@ -222,10 +222,14 @@ final class JobPlanner {
                       o.pk()));
     }
     StreamPlanNode root = c.plan();
-    if (!(root.node() instanceof StreamNode.Materialize m)) {
+    TableDesc t;
+    if (root.node() instanceof StreamNode.Materialize m) {
+      t = m.table();
+    } else if (root.node() instanceof dev.tideway.common.plan.SinkNode k) {
+      t = k.logStore(); // a sink's catalog id is its log store's
+    } else {
       return Optional.empty();
     }
-    TableDesc t = m.table();
     return Optional.of(
         CatalogCore.relation(
             t.tableId(), c.kind(), c.name(), c.schemaId(), t.tableId(), c.definition(), t));

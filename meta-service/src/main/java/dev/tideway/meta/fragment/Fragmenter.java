@@ -88,6 +88,8 @@ public final class Fragmenter {
       out.add(p.table());
     } else if (body instanceof StreamNode.Materialize m) {
       out.add(m.table());
+    } else if (body instanceof dev.tideway.common.plan.SinkNode k) {
+      out.add(k.logStore());
     }
     for (StreamPlanNode in : node.inputs()) {
       out.addAll(stateTables(in));

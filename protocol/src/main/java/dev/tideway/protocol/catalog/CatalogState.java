@@ -120,6 +120,10 @@ public record CatalogState(
     if (n.node() instanceof StreamNode.Materialize m && m.table().tableId() == tableId) {
       return m.table();
     }
+    if (n.node() instanceof dev.tideway.common.plan.SinkNode k
+        && k.logStore().tableId() == tableId) {
+      return k.logStore(); // a sink's catalog id is its log store's
+    }
     for (StreamPlanNode in : n.inputs()) {
       TableDesc t = materialized(in, tableId);
       if (t != null) {

@@ -14,7 +14,9 @@ public enum ObjectKind {
    * (a SCRAM-SHA-256 verifier in PostgreSQL's {@code rolpassword} form, never the password) and
    * {@code superuser}.
    */
-  USER(7);
+  USER(7),
+  /** A sink ({@code CREATE SINK}): a streaming job writing its input to an external system. */
+  SINK(8);
 
   private final byte code;
 
@@ -37,6 +39,6 @@ public enum ObjectKind {
 
   /** Whether objects of this kind are created by a streaming job. */
   public boolean streaming() {
-    return this == TABLE || this == SOURCE || this == MATERIALIZED_VIEW;
+    return this == TABLE || this == SOURCE || this == MATERIALIZED_VIEW || this == SINK;
   }
 }

@@ -18,7 +18,8 @@ public final class SqlTwDrop extends SqlDrop {
     TABLE("TABLE"),
     MATERIALIZED_VIEW("MATERIALIZED VIEW"),
     VIEW("VIEW"),
-    SOURCE("SOURCE");
+    SOURCE("SOURCE"),
+    SINK("SINK");
 
     /** As written after DROP. */
     public final String sql;
