@@ -42,8 +42,11 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 public final class KafkaBenchmark implements Benchmark {
   private static final String TOPIC = "bench";
   private static final String WARM = "bench-warm-up";
+  private static final String RAW_OUT = "bench-raw-out";
+  private static final String SINK_OUT = "bench-sink-out";
   private static final JsonFactory JSON = new JsonFactory();
   private final Clock clock = Clock.system();
+  private String sinkDelivery = "exactly_once";
 
   @Override
   public String name() {
@@ -57,7 +60,8 @@ public final class KafkaBenchmark implements Benchmark {
 
   @Override
   public void run(Options options, PrintWriter out) {
-    options.checkOnly("records", "partitions");
+    options.checkOnly("records", "partitions", "sink-delivery");
+    sinkDelivery = options.values().getOrDefault("sink-delivery", "exactly_once");
     long records = options.getLong("records", 10_000_000);
     int partitions = (int) options.getLong("partitions", 4, 1);
     try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
@@ -71,12 +75,30 @@ public final class KafkaBenchmark implements Benchmark {
       double raw = raw(kafka.bootstrapServers(), partitions, records);
       out.printf("raw_rows_per_s=%d%n", Math.round(raw));
       out.flush();
-      double source = source(kafka.bootstrapServers(), records);
+      long sinkRecords = Math.min(records, 1_000_000);
+      kafka.createTopic(RAW_OUT, 1);
+      kafka.createTopic(SINK_OUT, 1);
+      double rawCopy = rawCopy(kafka.bootstrapServers(), partitions, sinkRecords);
+      out.printf("raw_copy_rows_per_s=%d%n", Math.round(rawCopy));
+      out.flush();
+      double[] tw = source(kafka.bootstrapServers(), records, sinkRecords);
+      double source = tw[0];
       out.printf("rows_per_s=%d%n", Math.round(source));
+      out.printf("sink_rows_per_s=%d%n", Math.round(tw[1]));
       out.printf(
           "summary: kafka source %d rows/s into a view, raw consumer + Jackson %d rows/s,"
-              + " efficiency=%.2f (%d records, %d partitions)%n",
-          Math.round(source), Math.round(raw), source / raw, records, partitions);
+              + " efficiency=%.2f (%d records, %d partitions); kafka source -> exactly-once kafka"
+              + " sink %d rows/s, raw consume + parse + encode + produce %d rows/s,"
+              + " sink_efficiency=%.2f (%d records)%n",
+          Math.round(source),
+          Math.round(raw),
+          source / raw,
+          records,
+          partitions,
+          Math.round(tw[1]),
+          Math.round(rawCopy),
+          tw[1] / rawCopy,
+          sinkRecords);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (Exception e) {
@@ -145,6 +167,69 @@ public final class KafkaBenchmark implements Benchmark {
     return records / ((clock.nanoTime() - t0) / 1e9);
   }
 
+  /**
+   * Records per second of a loop copying the warm-up topic into another one as a sink would: read,
+   * parse the four fields, write them back as JSON, produce (no transactions), flush.
+   */
+  private double rawCopy(String servers, int partitions, long records) throws IOException {
+    Properties c = new Properties();
+    c.put("bootstrap.servers", servers);
+    c.put("key.deserializer", ByteArrayDeserializer.class.getName());
+    c.put("value.deserializer", ByteArrayDeserializer.class.getName());
+    c.put("enable.auto.commit", "false");
+    Properties p = new Properties();
+    p.put("bootstrap.servers", servers);
+    p.put("key.serializer", ByteArraySerializer.class.getName());
+    p.put("value.serializer", ByteArraySerializer.class.getName());
+    p.put("linger.ms", "5");
+    long t0 = clock.nanoTime();
+    long n = 0;
+    java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream(128);
+    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c);
+        KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p)) {
+      List<TopicPartition> tps = new ArrayList<>();
+      for (int i = 0; i < partitions; i++) {
+        tps.add(new TopicPartition(WARM, i));
+      }
+      consumer.assign(tps);
+      consumer.seekToBeginning(tps);
+      while (n < records) {
+        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(100))) {
+          long[] ids = new long[3];
+          String s = null;
+          try (JsonParser jp = JSON.createParser(r.value())) {
+            jp.nextToken();
+            while (jp.nextToken() == JsonToken.FIELD_NAME) {
+              String f = jp.currentName();
+              jp.nextToken();
+              switch (f) {
+                case "id" -> ids[0] = jp.getLongValue();
+                case "k" -> ids[1] = jp.getLongValue();
+                case "v" -> ids[2] = jp.getLongValue();
+                default -> s = jp.getText();
+              }
+            }
+          }
+          buf.reset();
+          try (com.fasterxml.jackson.core.JsonGenerator g = JSON.createGenerator(buf)) {
+            g.writeStartObject();
+            g.writeNumberField("id", ids[0]);
+            g.writeNumberField("k", ids[1]);
+            g.writeNumberField("v", ids[2]);
+            g.writeStringField("s", s);
+            g.writeEndObject();
+          }
+          producer.send(new ProducerRecord<>(RAW_OUT, buf.toByteArray()));
+          if (++n == records) {
+            break;
+          }
+        }
+      }
+      producer.flush();
+    }
+    return records / ((clock.nanoTime() - t0) / 1e9);
+  }
+
   /** Reads the four fields as the source does; returns {@code v}. */
   private static long parse(byte[] value) throws IOException {
     long v = 0;
@@ -164,8 +249,12 @@ public final class KafkaBenchmark implements Benchmark {
     return v;
   }
 
-  /** Rows per second of a view over a kafka source, from CREATE until it counts every record. */
-  private double source(String servers, long records) throws Exception {
+  /**
+   * {rows per second of a view over a kafka source, from CREATE until it counts every record; rows
+   * per second of an exactly-once kafka sink over the warm-up source, from CREATE until its topic
+   * holds every record}.
+   */
+  private double[] source(String servers, long records, long sinkRecords) throws Exception {
     Path dir = Files.createTempDirectory("tideway-bench-kafka");
     Playground.Options o =
         new Playground.Options(dir, "127.0.0.1", free(), free(), free(), free(), 0, 1000);
@@ -186,7 +275,20 @@ public final class KafkaBenchmark implements Benchmark {
       }
       timeView(st, "warm", "warm_src", Math.min(records, 1_000_000));
       st.execute("DROP MATERIALIZED VIEW warm");
-      return timeView(st, "mv", "src", records);
+      double view = timeView(st, "mv", "src", records);
+      st.execute("DROP MATERIALIZED VIEW mv");
+      long t0 = clock.nanoTime();
+      st.execute(
+          "CREATE SINK bench_out AS SELECT id, k, v, s FROM warm_src WITH (connector = 'kafka', topic = '"
+              + SINK_OUT
+              + "', properties.bootstrap.server = '"
+              + servers
+              + "', sink.delivery = '"
+              + sinkDelivery
+              + "') FORMAT PLAIN ENCODE JSON");
+      awaitCommitted(servers, SINK_OUT, sinkRecords);
+      double sink = sinkRecords / ((clock.nanoTime() - t0) / 1e9);
+      return new double[] {view, sink};
     }
   }
 
@@ -204,6 +306,24 @@ public final class KafkaBenchmark implements Benchmark {
         }
       }
       clock.sleepMillis(50);
+    }
+  }
+
+  /** Waits until a read_committed consumer of {@code topic} has read {@code records} records. */
+  private void awaitCommitted(String servers, String topic, long records) throws Exception {
+    Properties c = new Properties();
+    c.put("bootstrap.servers", servers);
+    c.put("key.deserializer", ByteArrayDeserializer.class.getName());
+    c.put("value.deserializer", ByteArrayDeserializer.class.getName());
+    c.put("isolation.level", "read_committed");
+    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c)) {
+      TopicPartition tp = new TopicPartition(topic, 0);
+      consumer.assign(List.of(tp));
+      consumer.seekToBeginning(List.of(tp));
+      long n = 0;
+      while (n < records) {
+        n += consumer.poll(Duration.ofMillis(100)).count();
+      }
     }
   }
 

@@ -79,8 +79,7 @@ final class SinkPlanner {
             List.of(
                 new ColumnDesc(0, "epoch", DataType.BIGINT),
                 new ColumnDesc(1, "seq", DataType.INT),
-                new ColumnDesc(2, "key", DataType.BYTEA),
-                new ColumnDesc(3, "value", DataType.BYTEA)),
+                new ColumnDesc(2, "records", DataType.BYTEA)),
             List.of(ColumnOrder.asc(0), ColumnOrder.asc(1)),
             List.of(),
             false,

@@ -19,13 +19,14 @@ import java.util.TreeMap;
 
 /**
  * Writes its input's changes to Kafka, each change once. The records of an epoch are kept in the
- * sink's log store (a state table {@code (epoch, seq) → (key, value)}) written in that epoch, so
- * they are durable exactly when the epoch is; once the node's committed epoch reaches an epoch, its
- * records go to Kafka in one transaction that also records the epoch in Kafka ({@link
- * KafkaEpochWriter}), and the log rows are deleted. A recovery finds in the log store every
- * committed epoch not yet deleted and in Kafka the last epoch delivered, and sends the ones after
- * it: nothing is lost, nothing is written twice. With at-least-once delivery the log store is not
- * used: an epoch's records are sent and flushed on its barrier.
+ * sink's log store (a state table {@code (epoch, seq) → records}) written in that epoch, so they
+ * are durable exactly when the epoch is (one log row per input chunk, its records packed); once the
+ * node's committed epoch reaches an epoch, its records go to Kafka in one transaction that also
+ * records the epoch in Kafka ({@link KafkaEpochWriter}), and the log rows are deleted. A recovery
+ * finds in the log store every committed epoch not yet deleted and in Kafka the last epoch
+ * delivered, and sends the ones after it: nothing is lost, nothing is written twice. With
+ * at-least-once delivery the log store is not used: an epoch's records are sent and flushed on its
+ * barrier.
  *
  * <p>Runs as a singleton (the planner puts a SIMPLE exchange before it). Confined to the actor's
  * thread.
@@ -84,8 +85,9 @@ public final class SinkExecutor implements Executor, AutoCloseable {
   public Message next() {
     Message m = input.next();
     if (m instanceof Message.Chunk c) {
-      for (byte[][] r : encoder.encode(c.chunk())) {
-        Row row = Row.of(currEpoch, seq++, r[0], r[1]);
+      List<byte[][]> records = encoder.encode(c.chunk());
+      if (!records.isEmpty()) { // one log row per chunk: the state store sees few, large rows
+        Row row = Row.of(currEpoch, seq++, pack(records));
         if (exactlyOnce) {
           log.insert(row);
         }
@@ -160,11 +162,47 @@ public final class SinkExecutor implements Executor, AutoCloseable {
   }
 
   private static List<byte[][]> records(List<Row> rows) {
-    List<byte[][]> out = new ArrayList<>(rows.size());
+    List<byte[][]> out = new ArrayList<>();
     for (Row r : rows) {
-      out.add(new byte[][] {(byte[]) r.get(2), (byte[]) r.get(3)});
+      unpack((byte[]) r.get(2), out);
     }
     return out;
+  }
+
+  /** Records as one value: per record, key and value each as length (-1: null) and bytes. */
+  static byte[] pack(List<byte[][]> records) {
+    int size = 4;
+    for (byte[][] r : records) {
+      size += 8 + (r[0] == null ? 0 : r[0].length) + (r[1] == null ? 0 : r[1].length);
+    }
+    java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(size);
+    b.putInt(records.size());
+    for (byte[][] r : records) {
+      for (byte[] part : r) {
+        b.putInt(part == null ? -1 : part.length);
+        if (part != null) {
+          b.put(part);
+        }
+      }
+    }
+    return b.array();
+  }
+
+  /** Appends the records {@link #pack} packed into {@code packed} to {@code out}. */
+  static void unpack(byte[] packed, List<byte[][]> out) {
+    java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(packed);
+    int n = b.getInt();
+    for (int i = 0; i < n; i++) {
+      byte[][] r = new byte[2][];
+      for (int p = 0; p < 2; p++) {
+        int len = b.getInt();
+        if (len >= 0) {
+          r[p] = new byte[len];
+          b.get(r[p]);
+        }
+      }
+      out.add(r);
+    }
   }
 
   @Override
