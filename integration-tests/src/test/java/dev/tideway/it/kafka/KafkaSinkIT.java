@@ -185,6 +185,11 @@ class KafkaSinkIT {
     }
   }
 
+  /** The values of every record of {@code topic}, as a read_committed consumer sees them. */
+  static List<String> values(EmbeddedKafka kafka, String topic) {
+    return readAll(kafka, topic).stream().map(ConsumerRecord::value).toList();
+  }
+
   private static List<ConsumerRecord<String, String>> readAll(EmbeddedKafka kafka, String topic) {
     Properties props = new Properties();
     props.put("bootstrap.servers", kafka.bootstrapServers());

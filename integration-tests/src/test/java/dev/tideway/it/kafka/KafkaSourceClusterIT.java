@@ -83,6 +83,13 @@ class KafkaSourceClusterIT {
               + " sum(amount) AS s FROM events GROUP BY grp");
       st.execute(
           "CREATE MATERIALIZED VIEW by_part AS SELECT part, count(*) AS n FROM events GROUP BY part");
+      // and out again: every record copied to another topic, exactly once through the kill
+      kafka.createTopic("copy", 2);
+      st.execute(
+          "CREATE SINK copied AS SELECT id, amount FROM events WITH (connector = 'kafka', topic ="
+              + " 'copy', properties.bootstrap.server = '"
+              + kafka.bootstrapServers()
+              + "') FORMAT PLAIN ENCODE JSON");
 
       Map<Long, Long> ledger = new ConcurrentHashMap<>(); // acknowledged id -> amount
       AtomicInteger malformed = new AtomicInteger();
@@ -128,6 +135,26 @@ class KafkaSourceClusterIT {
       }
       assertThat(rows(st, "SELECT grp, n, d, s FROM by_grp ORDER BY grp"))
           .containsExactlyElementsOf(perGroup);
+      Map<Long, Long> copied = new java.util.TreeMap<>();
+      List<Long> twice = new ArrayList<>();
+      java.util.regex.Pattern idAndAmount =
+          java.util.regex.Pattern.compile("\\{\"id\":(\\d+),\"amount\":(\\d+)\\}");
+      long until = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+      do {
+        copied.clear();
+        twice.clear();
+        for (String v : KafkaSinkIT.values(kafka, "copy")) {
+          java.util.regex.Matcher m = idAndAmount.matcher(v);
+          assertThat(m.matches()).as(v).isTrue();
+          if (copied.put(Long.valueOf(m.group(1)), Long.valueOf(m.group(2))) != null) {
+            twice.add(Long.valueOf(m.group(1)));
+          }
+        }
+      } while (copied.size() < total && System.nanoTime() < until);
+      assertThat(twice).as("records the sink wrote twice").isEmpty();
+      assertThat(copied)
+          .as("the sink's topic holds every acknowledged record")
+          .isEqualTo(new java.util.TreeMap<>(ledger));
       assertThat(rows(st, "SELECT part FROM by_part ORDER BY part"))
           .as("the partition added while running is read")
           .containsExactly("0", "1", "2", "3");
