@@ -122,7 +122,7 @@ class FragmenterTest {
     }
     assertThat(withTables)
         .containsExactlyInAnyOrder(
-            "Source", "StreamScan", "HashAgg", "HashJoin", "Materialize", "PaneHopAgg");
+            "Source", "StreamScan", "HashAgg", "HashJoin", "Materialize", "PaneHopAgg", "SinkNode");
   }
 
   @Test
