@@ -101,21 +101,26 @@ public final class CatalogRelations {
       return Optional.empty();
     }
     TableDesc table = null;
+    Map<String, String> props = new TreeMap<>();
     List<Integer> dependsOn = new ArrayList<>(o.dependsOn());
     for (FragmentGraph.Fragment f : g.fragments()) {
       StreamPlanNode plan = codec.decode(f.body());
       TableDesc t = CatalogState.materialized(plan, o.id());
       if (t != null) {
         table = t;
+        if (plan.node() instanceof dev.tideway.common.plan.SinkNode k) {
+          k.properties().forEach((key, v) -> props.put(key, v)); // a sink's options
+          props.keySet().removeIf(key -> key.startsWith("_"));
+        }
       }
       scans(plan, dependsOn);
     }
     if (table == null) {
       return Optional.empty();
     }
-    Set<String> hidden = hiddenOf(table, o.properties());
+    Set<String> hidden = kind == RelationKind.SINK ? Set.of() : hiddenOf(table, o.properties());
     return Optional.of(
-        new Relation(table, kind, hidden, o.definition(), Map.of(), Optional.empty(), dependsOn));
+        new Relation(table, kind, hidden, o.definition(), props, Optional.empty(), dependsOn));
   }
 
   /**

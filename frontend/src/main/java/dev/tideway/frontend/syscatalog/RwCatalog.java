@@ -71,7 +71,33 @@ public final class RwCatalog {
             "id int, name varchar, definition varchar",
             m -> relations(m, RelationKind.SOURCE),
             meta));
+    t.put(
+        "rw_sinks",
+        PgCatalog.table(
+            "id int, name varchar, connector varchar, topic varchar, format varchar,"
+                + " delivery varchar, definition varchar",
+            RwCatalog::sinks,
+            meta));
     return PgCatalog.schema(t);
+  }
+
+  /** Every sink with where it writes and how. */
+  private static List<Object[]> sinks(MetaClient m) {
+    List<Object[]> out = new ArrayList<>();
+    for (Relation r : m.sinks()) {
+      Map<String, String> p = r.properties();
+      out.add(
+          new Object[] {
+            r.id(),
+            r.name(),
+            p.getOrDefault("connector", ""),
+            p.getOrDefault("topic", ""),
+            p.getOrDefault("format", "plain"),
+            p.getOrDefault("sink.delivery", "exactly_once"),
+            r.definition()
+          });
+    }
+    return out;
   }
 
   static List<Object[]> ddlProgress(MetaClient m) {

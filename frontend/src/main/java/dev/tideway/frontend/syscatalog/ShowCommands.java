@@ -19,7 +19,7 @@ public final class ShowCommands {
   /** The columns {@code SHOW what} returns (known before running it). */
   public static List<PgSession.Column> columns(String what) {
     return switch (what) {
-      case "tables", "materialized views", "sources" ->
+      case "tables", "materialized views", "sources", "sinks" ->
           List.of(new PgSession.Column("Name", DataType.VARCHAR));
       case "jobs" ->
           List.of(
@@ -43,6 +43,7 @@ public final class ShowCommands {
       case "tables" -> names(meta, RelationKind.TABLE, out);
       case "materialized views" -> names(meta, RelationKind.MATERIALIZED_VIEW, out);
       case "sources" -> names(meta, RelationKind.SOURCE, out);
+      case "sinks" -> names(meta, RelationKind.SINK, out);
       case "jobs" -> {
         for (DdlJob j : meta.jobs()) {
           out.add(new Object[] {j.ddlId(), j.statement(), j.renderProgress(), j.createType()});
@@ -63,7 +64,7 @@ public final class ShowCommands {
   }
 
   private static void names(MetaClient meta, RelationKind kind, List<Object[]> out) {
-    for (Relation r : meta.relations()) {
+    for (Relation r : kind == RelationKind.SINK ? meta.sinks() : meta.relations()) {
       if (r.kind() == kind) {
         out.add(new Object[] {r.name()});
       }

@@ -163,6 +163,10 @@ class KafkaSinkIT {
             .isEqualTo("{\"g\":" + f[0] + ",\"n\":" + f[1] + ",\"s\":" + f[2] + "}");
       }
 
+      assertThat(rows(st, "SHOW SINKS")).containsExactly("changes", "totals");
+      assertThat(rows(st, "SELECT name, topic, format, delivery FROM rw_catalog.rw_sinks"))
+          .containsExactly(
+              "changes|changes|debezium|exactly_once", "totals|totals|upsert|exactly_once");
       assertThatThrownBy(() -> st.execute("SELECT * FROM changes"))
           .hasMessageContaining("does not exist");
       assertThatThrownBy(
