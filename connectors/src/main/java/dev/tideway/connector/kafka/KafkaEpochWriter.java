@@ -53,16 +53,7 @@ public final class KafkaEpochWriter implements AutoCloseable {
       return 0;
     }
     producer.initTransactions();
-    Properties p = new Properties();
-    config
-        .producerProperties()
-        .forEach(
-            (k, v) -> {
-              if (AdminClientConfig.configNames().contains(k)) {
-                p.put(k, v);
-              }
-            });
-    p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+    Properties p = KafkaTopics.adminConfig(config.producerProperties(), config.bootstrapServers());
     p.put(AdminClientConfig.CLIENT_ID_CONFIG, id + "-admin");
     try (Admin admin = Admin.create(p)) {
       Map<TopicPartition, OffsetAndMetadata> offsets =

@@ -19,6 +19,22 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 public final class KafkaTopics {
   private KafkaTopics() {}
 
+  /**
+   * An admin client's settings: those of the user's client settings an admin client knows (security
+   * settings, say), and the servers.
+   */
+  static Properties adminConfig(java.util.Map<String, String> client, String servers) {
+    Properties p = new Properties();
+    client.forEach(
+        (k, v) -> {
+          if (AdminClientConfig.configNames().contains(k)) {
+            p.put(k, v);
+          }
+        });
+    p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, servers);
+    return p;
+  }
+
   /** The Kafka cluster did not answer (down, a wrong address, refused credentials). */
   public static final class KafkaUnreachableException extends RuntimeException {
     KafkaUnreachableException(String message) {
@@ -32,16 +48,7 @@ public final class KafkaTopics {
    * KafkaUnreachableException}) or has no such topic ({@link IllegalArgumentException}).
    */
   public static int partitionCount(KafkaSourceConfig config, Duration timeout) {
-    Properties p = new Properties();
-    config
-        .consumerProperties()
-        .forEach(
-            (k, v) -> {
-              if (AdminClientConfig.configNames().contains(k)) {
-                p.put(k, v);
-              }
-            });
-    p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+    Properties p = adminConfig(config.consumerProperties(), config.bootstrapServers());
     p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, Long.toString(timeout.toMillis()));
     p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, Long.toString(timeout.toMillis()));
     p.put(AdminClientConfig.CLIENT_ID_CONFIG, "tideway-check");

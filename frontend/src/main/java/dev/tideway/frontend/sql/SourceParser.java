@@ -67,21 +67,7 @@ final class SourceParser {
           "a source has no primary key; for a keyed topic use CREATE TABLE ... WITH (connector ="
               + " 'kafka', ...) FORMAT UPSERT ENCODE JSON");
     }
-    Map<String, String> props = new LinkedHashMap<>();
-    for (Map.Entry<String, String> e : with.entrySet()) {
-      String key = e.getKey().toLowerCase(Locale.ROOT);
-      if (key.equals("format")
-          || key.equals("encode")
-          || key.startsWith("encode.")
-          || key.startsWith("include.")
-          || key.startsWith("_")) {
-        throw PgException.error(
-                SqlState.INVALID_PARAMETER_VALUE,
-                "unknown option \"" + e.getKey() + "\" for a kafka source")
-            .withHint("FORMAT, ENCODE and INCLUDE are clauses of their own, after WITH (...)");
-      }
-      props.put(e.getKey(), e.getValue());
-    }
+    Map<String, String> props = userOptions(with, "source");
     String format = src.format() == null ? "plain" : src.format();
     if (format.equals("upsert")) {
       throw PgException.error(
@@ -130,20 +116,7 @@ final class SourceParser {
     if (cols.isEmpty()) {
       throw PgException.error(SqlState.SYNTAX_ERROR, "a kafka table needs a column list");
     }
-    Map<String, String> props = new LinkedHashMap<>();
-    for (Map.Entry<String, String> e : with.entrySet()) {
-      String key = e.getKey().toLowerCase(Locale.ROOT);
-      if (key.equals("format")
-          || key.equals("encode")
-          || key.startsWith("encode.")
-          || key.startsWith("include.")
-          || key.startsWith("_")) {
-        throw PgException.error(
-            SqlState.INVALID_PARAMETER_VALUE,
-            "unknown option \"" + e.getKey() + "\" for a kafka table");
-      }
-      props.put(e.getKey(), e.getValue());
-    }
+    Map<String, String> props = userOptions(with, "table");
     String format = "plain";
     String encode = "json";
     if (ct.formatEncode != null) {
@@ -183,16 +156,7 @@ final class SourceParser {
     if (!connector.equals("kafka")) {
       throw PgException.unsupported("a sink to connector '" + connector + "' (sinks take 'kafka')");
     }
-    Map<String, String> props = new LinkedHashMap<>();
-    for (Map.Entry<String, String> e : with.entrySet()) {
-      String key = e.getKey().toLowerCase(Locale.ROOT);
-      if (key.equals("format") || key.equals("encode") || key.startsWith("_")) {
-        throw PgException.error(
-            SqlState.INVALID_PARAMETER_VALUE,
-            "unknown option \"" + e.getKey() + "\" for a kafka sink");
-      }
-      props.put(e.getKey(), e.getValue());
-    }
+    Map<String, String> props = userOptions(with, "sink");
     props.put("format", k.format() == null ? "plain" : k.format());
     props.put("encode", k.encode() == null ? "json" : k.encode());
     try {
@@ -201,6 +165,29 @@ final class SourceParser {
       throw PgException.error(SqlState.INVALID_PARAMETER_VALUE, e.getMessage());
     }
     return new Statement.CreateSink(StatementParser.name(k.name), query, props, k.ifNotExists);
+  }
+
+  /**
+   * A kafka object's {@code WITH} options, refusing the keys under which its other clauses are
+   * stored ({@code format}, {@code encode…}, {@code include…}) and Tideway's own {@code _} keys.
+   */
+  private static Map<String, String> userOptions(Map<String, String> with, String what) {
+    Map<String, String> props = new LinkedHashMap<>();
+    for (Map.Entry<String, String> e : with.entrySet()) {
+      String key = e.getKey().toLowerCase(Locale.ROOT);
+      if (key.equals("format")
+          || key.equals("encode")
+          || key.startsWith("encode.")
+          || key.startsWith("include.")
+          || key.startsWith("_")) {
+        throw PgException.error(
+                SqlState.INVALID_PARAMETER_VALUE,
+                "unknown option \"" + e.getKey() + "\" for a kafka " + what)
+            .withHint("FORMAT, ENCODE and INCLUDE are clauses of their own, after WITH (...)");
+      }
+      props.put(e.getKey(), e.getValue());
+    }
+    return props;
   }
 
   private static KafkaSourceConfig.Include include(String what) {
