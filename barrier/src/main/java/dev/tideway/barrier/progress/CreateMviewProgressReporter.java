@@ -62,9 +62,34 @@ public final class CreateMviewProgressReporter {
     emit(epoch, CONSUMING_UPSTREAM, consumedEpoch, cumulativeRows);
   }
 
-  /** Source backfill progress: no consumed epoch, only rows (there is no denominator). */
+  /** Source backfill progress without a denominator: no consumed epoch, only rows. */
   public void updateForSourceBackfill(EpochPair epoch, long cumulativeRows) {
     update(epoch, 0, cumulativeRows);
+  }
+
+  /**
+   * Source backfill progress with its denominator: {@code consumedOffsets} of the {@code
+   * totalOffsets} between each partition's start and its end when the backfill began ({@link
+   * SourceTotal}); {@code exact} is false once offsets were seen that hold no row (transaction
+   * markers, compaction, records that did not parse).
+   */
+  public void updateForSourceBackfill(
+      EpochPair epoch, long consumedOffsets, long totalOffsets, boolean exact) {
+    checkEpochAndRows(epoch, consumedOffsets, "updateForSourceBackfill");
+    Checks.checkState(
+        code <= CONSUMING_UPSTREAM,
+        "actor %s: source backfill progress at %s after it finished (state %s)",
+        actorId,
+        epoch,
+        state());
+    emit(epoch, CONSUMING_UPSTREAM, SourceTotal.pack(totalOffsets, exact), consumedOffsets);
+  }
+
+  /** The source backfill handed every partition over to the shared source; idempotent. */
+  public void finishSourceBackfill(
+      EpochPair epoch, long consumedOffsets, long totalOffsets, boolean exact) {
+    checkEpochAndRows(epoch, consumedOffsets, "finishSourceBackfill");
+    emit(epoch, DONE, SourceTotal.pack(totalOffsets, exact), consumedOffsets);
   }
 
   /** The snapshot is exhausted; idempotent (a repeated finish re-reports, rows may only grow). */

@@ -9,10 +9,14 @@ import java.util.OptionalLong;
  *
  * @param epoch the committed epoch ({@code curr}) these figures belong to
  * @param consumedRows snapshot rows consumed by table backfill actors (the numerator)
- * @param sourceConsumedRows rows consumed by source backfill actors (no denominator)
+ * @param sourceConsumedRows offsets consumed by source backfill actors (one per record in a topic
+ *     without transactions or compaction)
+ * @param sourceOffsetTotal Σ over the source backfill's partitions of (end offset when it began −
+ *     start offset), 0 when unknown (not every source backfill actor reported yet)
  * @param upstreamKeyCount Σ scans × totalKeyCount of the upstream tables (the RisingWave formula)
  * @param upstreamLiveRows Σ scans × liveRowCount, when every upstream table knows it
- * @param denominatorExact true when the denominator is the exact live-row count
+ * @param denominatorExact true when the denominator is the exact live-row count (a source
+ *     backfill's: when its offsets were all rows, no transaction markers or compaction gaps)
  * @param rawRatio consumedRows / denominator, unclamped (may exceed 1); NaN without denominator
  * @param displayRatio never decreases; below 1.0 until the job is done, exactly 1.0 when done
  * @param rowsPerSecond EWMA of consumed rows per second of epoch physical time
@@ -30,6 +34,7 @@ public record JobProgress(
     JobPhase phase,
     long consumedRows,
     long sourceConsumedRows,
+    long sourceOffsetTotal,
     long upstreamKeyCount,
     OptionalLong upstreamLiveRows,
     boolean denominatorExact,
@@ -48,6 +53,16 @@ public record JobProgress(
   /** The denominator used for the ratio: live rows when known, else the key count. */
   public long denominator() {
     return upstreamLiveRows.orElse(upstreamKeyCount);
+  }
+
+  /** Rows consumed by table backfills plus offsets consumed by source backfills. */
+  public long totalConsumed() {
+    return consumedRows + sourceConsumedRows;
+  }
+
+  /** The table denominator plus the source backfills' offset total. */
+  public long totalDenominator() {
+    return denominator() + sourceOffsetTotal;
   }
 
   public boolean isDone() {

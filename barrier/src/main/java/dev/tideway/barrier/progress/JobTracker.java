@@ -200,8 +200,15 @@ final class JobTracker {
     }
     long keyCount = frozenKeyCount >= 0 ? frozenKeyCount : keyCount(ctx.stats());
     long live = frozenKeyCount >= 0 ? frozenLiveRows : liveRows(ctx.stats());
-    long denominator = live >= 0 ? live : keyCount;
-    double raw = denominator > 0 ? (double) tableRows / denominator : Double.NaN;
+    long sourceTotal = sourceTotal();
+    boolean exact = live >= 0 && (tableActors > 0 || sourceTotal > 0);
+    long denominator = tableActors > 0 ? (live >= 0 ? live : keyCount) : 0;
+    if (tableActors < actorIds.length) {
+      denominator = sourceTotal > 0 ? denominator + sourceTotal : 0; // unknown until all reported
+      exact = sourceTotal > 0 && sourceExact() && (tableActors == 0 || live >= 0);
+    }
+    long consumed = tableRows + (tableActors < actorIds.length ? sourceRows : 0);
+    double raw = denominator > 0 ? (double) consumed / denominator : Double.NaN;
     updateRate(nowMs, ctx.config());
     if (progressed) {
       lastChangeMs = nowMs;
@@ -225,7 +232,7 @@ final class JobTracker {
     }
     OptionalLong eta = OptionalLong.empty();
     if (!done && denominator > 0 && rate > 0) {
-      eta = OptionalLong.of((long) Math.ceil(Math.max(0, denominator - tableRows) / rate));
+      eta = OptionalLong.of((long) Math.ceil(Math.max(0, denominator - consumed) / rate));
     }
     long lagMs =
         logStoreConsuming == 0 || ctx.meanIntervalMs() < 0
@@ -238,9 +245,10 @@ final class JobTracker {
         phase,
         tableRows,
         sourceRows,
+        sourceTotal,
         keyCount,
         live >= 0 ? OptionalLong.of(live) : OptionalLong.empty(),
-        live >= 0,
+        exact,
         raw,
         display,
         Double.isNaN(rate) ? 0 : rate,
@@ -326,6 +334,32 @@ final class JobTracker {
       lastPhysicalMs = nowMs;
       lastRows = total;
     }
+  }
+
+  /**
+   * Σ of the source backfill actors' offset totals ({@link SourceTotal}); 0 until every one of them
+   * reported its total.
+   */
+  private long sourceTotal() {
+    long sum = 0;
+    for (int i = 0; i < actorIds.length; i++) {
+      if (source[i]) {
+        if (codes[i] == 0 || as[i] == 0) {
+          return 0;
+        }
+        sum += SourceTotal.total(as[i]);
+      }
+    }
+    return sum;
+  }
+
+  private boolean sourceExact() {
+    for (int i = 0; i < actorIds.length; i++) {
+      if (source[i] && !SourceTotal.exact(as[i])) {
+        return false;
+      }
+    }
+    return true;
   }
 
   BackfillState state(int slot) {

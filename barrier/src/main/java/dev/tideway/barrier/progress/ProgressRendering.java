@@ -48,12 +48,21 @@ public final class ProgressRendering {
     if (total == 0) {
       return "99.99%";
     }
-    return String.format(
-        Locale.ROOT, "%.2f%% (%d/%d)", p.displayRatio() * 100.0, p.consumedRows(), total);
+    double ratio =
+        p.tableActors() == p.actorsTotal()
+            ? p.displayRatio() // the monotone ratio is the tables' own
+            : Math.min((double) p.consumedRows() / total, JobTracker.MAX_BELOW_DONE);
+    return String.format(Locale.ROOT, "%.2f%% (%d/%d)", ratio * 100.0, p.consumedRows(), total);
   }
 
   private static String sourcePart(JobProgress p) {
-    return p.sourceConsumedRows() + " rows consumed";
+    long total = p.sourceOffsetTotal();
+    if (total <= 0) {
+      return p.sourceConsumedRows() + " rows consumed";
+    }
+    double ratio = Math.min((double) p.sourceConsumedRows() / total, JobTracker.MAX_BELOW_DONE);
+    return String.format(
+        Locale.ROOT, "%.2f%% (%d/%d offsets)", ratio * 100.0, p.sourceConsumedRows(), total);
   }
 
   /**

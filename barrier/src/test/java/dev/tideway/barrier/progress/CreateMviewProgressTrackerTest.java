@@ -160,6 +160,56 @@ class CreateMviewProgressTrackerTest {
   }
 
   @Test
+  void sourceBackfillWithOffsetTotalsShowsAPercentAndSaysWhetherOffsetsAreRows() {
+    tracker.register(
+        new JobSpec(
+            5,
+            BackfillMode.ARRANGEMENT,
+            List.of(BackfillActor.source(1), BackfillActor.source(2)),
+            Map.of()),
+        null,
+        MS);
+    // one actor has not said its total yet: no denominator, only rows
+    JobProgress first =
+        commit(
+                true,
+                keys(10, 0),
+                batch(1, new BackfillState.ConsumingUpstream(SourceTotal.pack(600, true), 150)))
+            .jobs()
+            .get(0);
+    assertThat(first.render()).isEqualTo("150 rows consumed");
+    assertThat(first.denominatorExact()).isFalse();
+    JobProgress p =
+        commit(
+                true,
+                keys(10, 0),
+                batch(
+                    1,
+                    new BackfillState.ConsumingUpstream(SourceTotal.pack(600, true), 300),
+                    2,
+                    new BackfillState.ConsumingUpstream(SourceTotal.pack(400, true), 100)))
+            .jobs()
+            .get(0);
+    assertThat(p.sourceOffsetTotal()).isEqualTo(1_000);
+    assertThat(p.totalConsumed()).isEqualTo(400);
+    assertThat(p.totalDenominator()).isEqualTo(1_000);
+    assertThat(p.denominatorExact()).isTrue();
+    assertThat(p.rawRatio()).isEqualTo(0.4);
+    assertThat(p.render()).isEqualTo("40.00% (400/1000 offsets)");
+    assertThat(p.etaSeconds()).isPresent();
+    // transaction markers were read: the offsets no longer count rows exactly
+    JobProgress markers =
+        commit(
+                true,
+                keys(10, 0),
+                batch(2, new BackfillState.ConsumingUpstream(SourceTotal.pack(400, false), 200)))
+            .jobs()
+            .get(0);
+    assertThat(markers.denominatorExact()).isFalse();
+    assertThat(markers.render()).isEqualTo("50.00% (500/1000 offsets)");
+  }
+
+  @Test
   void rateAndEtaFollowEpochPhysicalTime() {
     registerArrangement(1, 1);
     commit(true, keys(10, 10_000), batch(1, up(1_000)));

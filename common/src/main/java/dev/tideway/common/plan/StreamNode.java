@@ -37,7 +37,8 @@ public sealed interface StreamNode
         StreamNode.HopWindow,
         StreamNode.LocalAgg,
         StreamNode.PaneHopAgg,
-        SinkNode {
+        SinkNode,
+        SourceBackfillNode {
 
   /** Inputs this body takes: 0 for leaves, 1 for unary operators, 2 for joins. */
   int inputCount();

@@ -10,6 +10,7 @@ import dev.tideway.common.plan.ExprNode;
 import dev.tideway.common.plan.FunctionKind;
 import dev.tideway.common.plan.JoinType;
 import dev.tideway.common.plan.SinkNode;
+import dev.tideway.common.plan.SourceBackfillNode;
 import dev.tideway.common.plan.SourceConnector;
 import dev.tideway.common.plan.StreamFragmentGraph;
 import dev.tideway.common.plan.StreamNode;
@@ -72,6 +73,7 @@ final class PlanKryoRegistrar implements KryoRegistrar {
     r.addRecord(232, StreamNode.LocalAgg.class);
     r.addRecord(233, StreamNode.PaneHopAgg.class);
     r.addRecord(234, SinkNode.class);
+    r.addRecord(235, SourceBackfillNode.class);
     r.addRecord(240, StreamPlanNode.class);
     r.addRecord(241, StreamFragmentGraph.class);
     r.addRecord(242, StreamFragmentGraph.Fragment.class);

@@ -61,6 +61,14 @@ class KryoRegistryRoundTripTest {
             Samples.table(16).schema(),
             List.of(0),
             Samples.table(17)));
+    samples.add(
+        new dev.tideway.common.plan.SourceBackfillNode(
+            5,
+            dev.tideway.common.plan.SourceConnector.KAFKA,
+            java.util.Map.of("topic", "t"),
+            Samples.table(16).schema(),
+            Samples.table(18),
+            40_000));
     KryoRoundTrips.assertEverySampled(kryo, KryoIdRange.COMMON_PLAN, samples);
     KryoRoundTrips.assertRoundTrips(kryo, samples);
   }

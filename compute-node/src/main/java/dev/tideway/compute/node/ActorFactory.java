@@ -175,7 +175,21 @@ final class ActorFactory {
           metrics.countIn(buildNode(ctx, spec, in, nodes, resources), node.node().kindName()));
     }
     if (node.node() instanceof StreamNode.StreamScan scan) {
-      inputs.add(scanUpstream(ctx, spec, node, scan, nodes));
+      Checks.checkArgument(
+          scan.upstreamTable() != null,
+          "actor %s: StreamScan of table %s carries no upstream table layout",
+          spec.actorId(),
+          scan.upstreamTableId());
+      inputs.add(
+          liveUpstream(
+              ctx,
+              spec,
+              node,
+              scan.upstreamTable().schema(),
+              "table " + scan.upstreamTableId(),
+              nodes));
+    } else if (node.node() instanceof dev.tideway.common.plan.SourceBackfillNode sb) {
+      inputs.add(liveUpstream(ctx, spec, node, sb.schema(), "source " + sb.sourceId(), nodes));
     }
     Executor e = builders.forKind(node.node().getClass()).build(ctx, node, inputs);
     if (e instanceof AutoCloseable c) {
@@ -185,15 +199,16 @@ final class ActorFactory {
   }
 
   /**
-   * The live input of a {@code StreamScan}: a merge of the upstream job's actors feeding this actor
-   * (the upstream fragment no {@code Merge} leaf of the plan reads), emitting the upstream table's
-   * full rows.
+   * The live input of a {@code StreamScan} or {@code SourceBackfill}: a merge of the upstream job's
+   * actors feeding this actor (the upstream fragment no {@code Merge} leaf of the plan reads),
+   * emitting the upstream's full rows ({@code schema}).
    */
-  private Executor scanUpstream(
+  private Executor liveUpstream(
       ExecutorBuildContext ctx,
       ActorSpec spec,
       StreamPlanNode node,
-      StreamNode.StreamScan scan,
+      dev.tideway.common.types.Schema schema,
+      String what,
       Map<Integer, String> nodes) {
     Set<Integer> merged = new HashSet<>();
     collectMerges(spec.plan(), merged);
@@ -206,17 +221,8 @@ final class ActorFactory {
               }
             });
     Checks.checkArgument(
-        !inputs.isEmpty(),
-        "actor %s: StreamScan of table %s has no upstream actors",
-        spec.actorId(),
-        scan.upstreamTableId());
-    Checks.checkArgument(
-        scan.upstreamTable() != null,
-        "actor %s: StreamScan of table %s carries no upstream table layout",
-        spec.actorId(),
-        scan.upstreamTableId());
-    return CheckedExecutor.wrap(
-        new MergeExecutor(ctx.infoOf(node), scan.upstreamTable().schema(), inputs));
+        !inputs.isEmpty(), "actor %s: the scan of %s has no upstream actors", spec.actorId(), what);
+    return CheckedExecutor.wrap(new MergeExecutor(ctx.infoOf(node), schema, inputs));
   }
 
   private static void collectMerges(StreamPlanNode n, Set<Integer> out) {

@@ -156,6 +156,36 @@ public final class KafkaPartitionFeed implements AutoCloseable {
     return out;
   }
 
+  /**
+   * Where the consumer stands in {@code partition} once everything fetched of it was handed out:
+   * the offset after the last record or transaction marker read, which may pass the last record's
+   * offset + 1. -1 while records of it are buffered, or before it was read.
+   */
+  public long drainedPosition(int partition) {
+    ArrayDeque<ConsumerRecord<byte[], byte[]>> buf = buffers.get(partition);
+    if (!assigned.contains(partition) || (buf != null && !buf.isEmpty())) {
+      return -1;
+    }
+    return consumer.position(new TopicPartition(config.topic(), partition), Duration.ofSeconds(10));
+  }
+
+  /**
+   * Stops reading {@code partition}: drops what is buffered of it and unassigns it, so the other
+   * partitions' reads never wait behind records nobody takes. A later {@link #take} of it assigns
+   * it again.
+   */
+  public void release(int partition) {
+    if (!assigned.remove(partition)) {
+      return;
+    }
+    ArrayDeque<ConsumerRecord<byte[], byte[]>> old = buffers.remove(partition);
+    if (old != null) {
+      buffered -= old.size();
+    }
+    next.remove(partition);
+    consumer.assign(topicPartitions());
+  }
+
   /** The source's settings. */
   public KafkaSourceConfig config() {
     return config;

@@ -69,6 +69,39 @@ class KafkaPartitionFeedTest {
     return offsets;
   }
 
+  private static List<ConsumerRecord<byte[], byte[]>> takeSome(
+      KafkaPartitionFeed feed, int partition, long from, int max) {
+    long deadline = System.nanoTime() + 30_000_000_000L;
+    while (System.nanoTime() < deadline) {
+      List<ConsumerRecord<byte[], byte[]>> got = feed.take(partition, from, max, 50);
+      if (!got.isEmpty()) {
+        return got;
+      }
+    }
+    return List.of();
+  }
+
+  @Test
+  void aReleasedPartitionsBufferedRecordsNeverHoldUpTheOthers() {
+    kafka.createTopic("feed-release", 2);
+    produce("feed-release", 0, 0, 5_000);
+    produce("feed-release", 1, 0, 5_000);
+    try (KafkaPartitionFeed feed =
+        new KafkaPartitionFeed(config("feed-release", "earliest"), "t")) {
+      assertThat(takeSome(feed, 0, 0, 10)).hasSize(10); // assigns 0 and buffers more of it
+      // partition 0 is done being read while records of it are buffered: until it is released,
+      // they hold up partition 1 (a reader serves buffered partitions first)
+      assertThat(feed.take(1, 0, 10, 50)).isEmpty();
+      feed.release(0);
+      assertThat(feed.drainedPosition(0)).isEqualTo(-1);
+      assertThat(readAll(feed, 1, 0, 5_000)).hasSize(5_000).endsWith(4_999L);
+      assertThat(feed.drainedPosition(1)).isEqualTo(5_000);
+      assertThat(readAll(feed, 0, 10, 4_990))
+          .as("a released partition is read again on asking")
+          .hasSize(4_990);
+    }
+  }
+
   @Test
   void readsEachPartitionFromTheOffsetAskedAndSeeksWhenAskedElsewhere() {
     kafka.createTopic("feed-a", 2);

@@ -155,10 +155,18 @@ public final class CatalogRelations {
   }
 
   private Optional<Relation> sourceRelation(CatalogObject o) {
-    List<ColumnOrder> pk = o.pk().stream().map(ColumnOrder::asc).toList();
-    List<Integer> dist = o.distributionKey().isEmpty() ? o.pk() : o.distributionKey();
+    List<Integer> key = o.pk();
+    int last = o.columns().size() - 1;
+    if (key.isEmpty() && last >= 0 && o.columns().get(last).name().equals(Relation.ROW_ID)) {
+      key = List.of(last); // a shared source's job names no key: its rows' key is the row id
+    }
+    List<ColumnOrder> pk = key.stream().map(ColumnOrder::asc).toList();
+    List<Integer> dist = o.distributionKey().isEmpty() ? key : o.distributionKey();
     TableDesc t = new TableDesc(o.id(), o.name(), o.columns(), pk, dist, true, false);
     Map<String, String> props = new TreeMap<>(o.properties());
+    if (o.jobId() == o.id()) {
+      props.put(Relation.SHARED_SOURCE, "true");
+    }
     return Optional.of(
         new Relation(
             t,

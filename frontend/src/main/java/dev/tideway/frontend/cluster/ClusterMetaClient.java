@@ -127,7 +127,7 @@ public final class ClusterMetaClient implements MetaClient {
   private void create(DdlCommand.Create c, ProgressListener listener) throws InterruptedException {
     Relation r = c.relation();
     int schema = schemaId();
-    if (r.kind() == RelationKind.SOURCE) {
+    if (r.kind() == RelationKind.SOURCE && r.plan().isEmpty()) {
       createSource(r, schema);
       return;
     }
@@ -144,7 +144,7 @@ public final class ClusterMetaClient implements MetaClient {
                 withRateLimit(r.plan().get(), c.backfillRateLimit()),
                 background ? CreateType.BACKGROUND : CreateType.FOREGROUND,
                 r.dependsOn(),
-                CatalogRelations.hiddenProperty(r)));
+                kind == ObjectKind.SOURCE ? r.properties() : CatalogRelations.hiddenProperty(r)));
     if (!background) {
       awaitCreated(jobId, listener);
       // A job without a backfill is marked created at the first commit after it was accepted,
@@ -163,6 +163,8 @@ public final class ClusterMetaClient implements MetaClient {
     plan.inputs().forEach(in -> inputs.add(withRateLimit(in, rate)));
     StreamNode body = plan.node();
     if (body instanceof StreamNode.StreamScan s) {
+      body = s.withRateLimit(rate.getAsLong());
+    } else if (body instanceof dev.tideway.common.plan.SourceBackfillNode s) {
       body = s.withRateLimit(rate.getAsLong());
     }
     return new StreamPlanNode(plan.operatorId(), body, inputs, plan.outputSchema());
@@ -360,6 +362,7 @@ public final class ClusterMetaClient implements MetaClient {
         0,
         BackfillMode.ARRANGEMENT,
         JobPhase.SNAPSHOT,
+        0,
         0,
         0,
         0,

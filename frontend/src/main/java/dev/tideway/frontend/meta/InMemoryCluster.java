@@ -208,6 +208,7 @@ public final class InMemoryCluster implements MetaClient, BatchReader, DmlWriter
         JobPhase.SNAPSHOT,
         consumed,
         0,
+        0,
         upstream,
         OptionalLong.of(upstream),
         true,

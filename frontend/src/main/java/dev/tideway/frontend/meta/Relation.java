@@ -32,6 +32,17 @@ public record Relation(
   /** The hidden key of a table created without a primary key. */
   public static final String ROW_ID = "_row_id";
 
+  /**
+   * The property a source relation carries when it runs as a job of its own (a shared source): a
+   * view over it reads it through a source backfill paired with the job's actors.
+   */
+  public static final String SHARED_SOURCE = "_shared";
+
+  /** Whether this is a shared source ({@link #SHARED_SOURCE}). */
+  public boolean sharedSource() {
+    return kind == RelationKind.SOURCE && "true".equals(properties.get(SHARED_SOURCE));
+  }
+
   public Relation {
     Checks.checkNotNull(table, "relation table");
     Checks.checkNotNull(kind, "relation kind of " + table.name());

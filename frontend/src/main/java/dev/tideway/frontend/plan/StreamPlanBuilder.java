@@ -8,7 +8,6 @@ import dev.tideway.common.plan.ColumnOrder;
 import dev.tideway.common.plan.DispatcherKind;
 import dev.tideway.common.plan.ExprNode;
 import dev.tideway.common.plan.JoinType;
-import dev.tideway.common.plan.SourceConnector;
 import dev.tideway.common.plan.StreamNode;
 import dev.tideway.common.plan.StreamPlanNode;
 import dev.tideway.common.plan.TableDesc;
@@ -190,21 +189,7 @@ public final class StreamPlanBuilder {
     }
     StreamNode body;
     if (r.kind() == RelationKind.SOURCE) {
-      SourceConnector c =
-          SourceConnector.valueOf(
-              r.properties().getOrDefault("connector", "datagen").toUpperCase(Locale.ROOT));
-      body =
-          new StreamNode.Source(
-              c,
-              r.properties(),
-              r.table().schema(),
-              stateTable(
-                  "source",
-                  List.of(
-                      new Field("split_id", DataType.VARCHAR),
-                      new Field("offset", DataType.VARCHAR)),
-                  List.of(0),
-                  List.of()));
+      body = SourceBackfills.read(r, this::stateTable);
       StreamPlanNode src = StreamPlanNode.leaf(nextId(), body, r.table().schema());
       // a source actor emits the rows of its splits, whatever their key's vnodes (the hidden
       // _row_id is made from split and offset): keyed state over it needs an exchange

@@ -93,11 +93,12 @@ final class DdlRunner {
   String createSource(Statement.CreateSource cs, String sql, PgSession.NoticeSink notices)
       throws InterruptedException {
     exists(cs.name(), false, notices);
-    if ("kafka".equalsIgnoreCase(cs.with().get("connector"))) {
-      checkTopic(KafkaSourceConfig.parse(cs.with()));
-    }
     Relation r =
         tableRelation(cs.name(), cs.columns(), List.of(), RelationKind.SOURCE, sql, cs.with());
+    if ("kafka".equalsIgnoreCase(cs.with().get("connector"))) {
+      checkTopic(KafkaSourceConfig.parse(cs.with()));
+      r = sharedSource(r);
+    }
     meta.submit(new DdlCommand.Create(r, false), MetaClient.ProgressListener.NONE);
     return "CREATE SOURCE";
   }
@@ -191,6 +192,39 @@ final class DdlRunner {
         StreamPlanNode.unary(
             2, new StreamNode.Exchange(DispatcherKind.HASH, t.distributionKey()), src, t.schema());
     return StreamPlanNode.unary(3, new StreamNode.Materialize(t), exchange, t.schema());
+  }
+
+  /**
+   * A kafka source is shared: it runs as a job of its own (one consumer whatever the number of
+   * views over it), its plan the source alone, rows with row ids that name partition and offset. A
+   * view over it starts with a source backfill paired with it.
+   */
+  private Relation sharedSource(Relation r) {
+    TableDesc offsets =
+        new TableDesc(
+            meta.allocateId(),
+            "__internal_" + r.name() + "_source_1",
+            List.of(
+                new ColumnDesc(0, "split_id", DataType.VARCHAR),
+                new ColumnDesc(1, "offset", DataType.BIGINT)),
+            List.of(ColumnOrder.asc(0)),
+            List.of(0),
+            false,
+            false);
+    TableDesc t = r.table();
+    StreamPlanNode src =
+        StreamPlanNode.leaf(
+            1,
+            new StreamNode.Source(SourceConnector.KAFKA, r.properties(), t.schema(), offsets),
+            t.schema());
+    return new Relation(
+        t,
+        r.kind(),
+        r.hiddenColumns(),
+        r.definition(),
+        r.properties(),
+        Optional.of(src),
+        r.dependsOn());
   }
 
   private static int indexOf(List<ColumnDesc> cols, String name) {

@@ -27,6 +27,7 @@ class ForegroundJobsTest {
             JobPhase.SNAPSHOT,
             consumed,
             0,
+            0,
             100,
             OptionalLong.of(100),
             true,

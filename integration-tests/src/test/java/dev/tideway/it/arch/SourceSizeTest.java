@@ -27,7 +27,7 @@ class SourceSizeTest {
               "storage-engine/src/main/java/dev/tideway/storage/engine/StorageEngine.java", 866),
           Map.entry(
               "meta-service/src/main/java/dev/tideway/meta/barrier/GlobalBarrierManager.java", 819),
-          Map.entry("frontend/src/main/java/dev/tideway/frontend/plan/StreamPlanBuilder.java", 829),
+          Map.entry("frontend/src/main/java/dev/tideway/frontend/plan/StreamPlanBuilder.java", 814),
           Map.entry(
               "compute-node/src/main/java/dev/tideway/compute/executor/HashAggExecutor.java", 784),
           Map.entry("compute-node/src/main/java/dev/tideway/compute/node/ComputeControl.java", 683),

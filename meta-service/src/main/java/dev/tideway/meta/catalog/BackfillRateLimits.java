@@ -98,7 +98,8 @@ final class BackfillRateLimits {
   }
 
   static boolean hasScan(StreamPlanNode n) {
-    if (n.node() instanceof StreamNode.StreamScan) {
+    if (n.node() instanceof StreamNode.StreamScan
+        || n.node() instanceof dev.tideway.common.plan.SourceBackfillNode) {
       return true;
     }
     return n.inputs().stream().anyMatch(BackfillRateLimits::hasScan);
@@ -110,6 +111,8 @@ final class BackfillRateLimits {
     n.inputs().forEach(in -> inputs.add(withRate(in, rowsPerSecond)));
     StreamNode body = n.node();
     if (body instanceof StreamNode.StreamScan s) {
+      body = s.withRateLimit(rowsPerSecond);
+    } else if (body instanceof dev.tideway.common.plan.SourceBackfillNode s) {
       body = s.withRateLimit(rowsPerSecond);
     }
     return new StreamPlanNode(n.operatorId(), body, inputs, n.outputSchema());

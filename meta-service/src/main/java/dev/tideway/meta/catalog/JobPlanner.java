@@ -236,8 +236,9 @@ final class JobPlanner {
   }
 
   /**
-   * Adds a cross-job NO_SHUFFLE edge from the fragment that materializes each scanned table, so the
-   * scan's actors are co-located with the upstream's. Empty if a scanned table is unknown.
+   * Adds a cross-job NO_SHUFFLE edge from the fragment that materializes each scanned table (or a
+   * shared source's fragment), so the scan's actors are co-located with the upstream's and paired
+   * with them one to one. Empty if a scanned table is unknown.
    */
   private static Optional<List<StreamFragment>> wireScans(
       List<StreamFragment> fragments, CatalogState state) {
@@ -258,12 +259,21 @@ final class JobPlanner {
 
   private static Optional<Integer> materializingFragment(CatalogState state, int tableId) {
     CatalogObject o = state.objects().get(tableId);
-    if (o == null || (o.kind() != ObjectKind.TABLE && o.kind() != ObjectKind.MATERIALIZED_VIEW)) {
+    if (o == null
+        || (o.kind() != ObjectKind.TABLE
+            && o.kind() != ObjectKind.MATERIALIZED_VIEW
+            && o.kind() != ObjectKind.SOURCE)) {
       return Optional.empty();
     }
     FragmentGraph g = state.fragments().get(o.jobId());
     if (g == null) {
       return Optional.empty();
+    }
+    if (o.kind() == ObjectKind.SOURCE) {
+      // a shared source's job is its one source fragment
+      return g.fragments().size() == 1
+          ? Optional.of(g.fragments().get(0).fragmentId())
+          : Optional.empty();
     }
     return g.fragments().stream()
         .filter(f -> f.stateTableIds().contains(tableId))

@@ -238,12 +238,13 @@ public final class ActorPlans {
    */
   private List<String> splitsOf(Actor a, StreamPlanNode plan) {
     StreamNode.Source src = findSource(plan);
-    if (src == null) {
-      return List.of();
-    }
     List<Actor> peers = actorsOf.get(a.fragmentId());
     int k = peers.indexOf(a);
     int p = peers.size();
+    if (src == null) {
+      // a shared source's backfill actor k reads the partitions of its paired source actor k
+      return hasSourceBackfill(plan) ? List.of("kafka-shard-" + k + "-of-" + p) : List.of();
+    }
     if (src.connector() == SourceConnector.KAFKA) {
       // the actor finds its partitions itself (p % P == k), as the topic may grow while it runs
       return List.of("kafka-shard-" + k + "-of-" + p);
@@ -295,6 +296,11 @@ public final class ActorPlans {
       body = s.withUpstreamTable(catalog.tableDesc(codec, s.upstreamTableId()));
     }
     return new StreamPlanNode(n.operatorId(), body, inputs, n.outputSchema());
+  }
+
+  private static boolean hasSourceBackfill(StreamPlanNode n) {
+    return n.node() instanceof dev.tideway.common.plan.SourceBackfillNode
+        || n.inputs().stream().anyMatch(ActorPlans::hasSourceBackfill);
   }
 
   private static StreamNode.Source findSource(StreamPlanNode n) {

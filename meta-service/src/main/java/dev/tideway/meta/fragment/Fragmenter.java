@@ -52,6 +52,9 @@ public final class Fragmenter {
     } else if (body instanceof StreamNode.StreamScan s) {
       owned.add(s.backfillStateTable().tableId());
       read.add(s.upstreamTableId());
+    } else if (body instanceof dev.tideway.common.plan.SourceBackfillNode s) {
+      owned.add(s.stateTable().tableId());
+      read.add(s.sourceId());
     } else if (body instanceof StreamNode.HashAgg a) {
       owned.add(a.intermediateStateTable().tableId());
       a.callStateTables().values().stream().map(TableDesc::tableId).sorted().forEach(owned::add);
@@ -76,6 +79,8 @@ public final class Fragmenter {
       out.add(s.stateTable());
     } else if (body instanceof StreamNode.StreamScan s) {
       out.add(s.backfillStateTable());
+    } else if (body instanceof dev.tideway.common.plan.SourceBackfillNode s) {
+      out.add(s.stateTable());
     } else if (body instanceof StreamNode.HashAgg a) {
       out.add(a.intermediateStateTable());
       a.callStateTables().entrySet().stream()

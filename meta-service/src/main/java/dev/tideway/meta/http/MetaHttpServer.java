@@ -218,8 +218,8 @@ public final class MetaHttpServer implements AutoCloseable {
               m.put("jobId", p.jobId());
               m.put("epoch", p.epoch());
               m.put("phase", p.phase().name());
-              m.put("consumedRows", p.consumedRows());
-              m.put("totalRows", p.denominator());
+              m.put("consumedRows", p.totalConsumed());
+              m.put("totalRows", p.totalDenominator());
               m.put("totalIsExact", p.denominatorExact());
               m.put("fraction", p.displayRatio());
               m.put("rowsPerSecond", p.rowsPerSecond());

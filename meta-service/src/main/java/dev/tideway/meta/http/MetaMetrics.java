@@ -64,7 +64,7 @@ public final class MetaMetrics implements BarrierObserver {
             cb ->
                 view.progress()
                     .values()
-                    .forEach(p -> cb.call(p.consumedRows(), Long.toString(p.jobId()))))
+                    .forEach(p -> cb.call(p.totalConsumed(), Long.toString(p.jobId()))))
         .register(registry);
     perJobGauges(view);
     GaugeWithCallback.builder()

@@ -30,6 +30,12 @@ public final class JobSpecs {
     Map<Integer, Integer> scans = new HashMap<>();
     boolean snapshot = false;
     for (StreamFragment f : fragments) {
+      if (hasSourceBackfill(f.root())) {
+        actors.stream()
+            .filter(a -> a.fragmentId() == f.fragmentId())
+            .forEach(a -> backfill.add(BackfillActor.source(a.actorId())));
+        continue;
+      }
       List<StreamNode.StreamScan> found = new ArrayList<>();
       collect(f.root(), found);
       if (found.isEmpty()) {
@@ -45,6 +51,18 @@ public final class JobSpecs {
     }
     return new JobSpec(
         jobId, snapshot ? BackfillMode.SNAPSHOT : BackfillMode.ARRANGEMENT, backfill, scans);
+  }
+
+  private static void sourceBackfillRates(StreamPlanNode n, List<Long> out) {
+    if (n.node() instanceof dev.tideway.common.plan.SourceBackfillNode s) {
+      out.add(s.rateLimit());
+    }
+    n.inputs().forEach(i -> sourceBackfillRates(i, out));
+  }
+
+  private static boolean hasSourceBackfill(StreamPlanNode n) {
+    return n.node() instanceof dev.tideway.common.plan.SourceBackfillNode
+        || n.inputs().stream().anyMatch(JobSpecs::hasSourceBackfill);
   }
 
   private static void collect(StreamPlanNode n, List<StreamNode.StreamScan> out) {
@@ -64,13 +82,13 @@ public final class JobSpecs {
     for (StreamFragment f : fragments) {
       List<StreamNode.StreamScan> found = new ArrayList<>();
       collect(f.root(), found);
+      List<Long> rates = new ArrayList<>();
+      found.forEach(s -> rates.add(s.rateLimit()));
+      sourceBackfillRates(f.root(), rates);
       long limit = StreamNode.StreamScan.UNLIMITED;
-      for (StreamNode.StreamScan s : found) {
-        if (s.rateLimit() != StreamNode.StreamScan.UNLIMITED) {
-          limit =
-              limit == StreamNode.StreamScan.UNLIMITED
-                  ? s.rateLimit()
-                  : Math.min(limit, s.rateLimit());
+      for (long rate : rates) {
+        if (rate != StreamNode.StreamScan.UNLIMITED) {
+          limit = limit == StreamNode.StreamScan.UNLIMITED ? rate : Math.min(limit, rate);
         }
       }
       if (limit != StreamNode.StreamScan.UNLIMITED) {

@@ -122,7 +122,14 @@ class FragmenterTest {
     }
     assertThat(withTables)
         .containsExactlyInAnyOrder(
-            "Source", "StreamScan", "HashAgg", "HashJoin", "Materialize", "PaneHopAgg", "SinkNode");
+            "Source",
+            "StreamScan",
+            "HashAgg",
+            "HashJoin",
+            "Materialize",
+            "PaneHopAgg",
+            "SinkNode",
+            "SourceBackfillNode");
   }
 
   @Test

@@ -111,7 +111,7 @@ public final class SourceBuilder implements ExecutorBuilder {
             name == null ? config.topic() : name,
             config,
             connectorSchema(src),
-            (r, partition) -> rowIds ? new RowIdSplitReader(r, partition, DmlBuilder.ROW_ID) : r,
+            rowIds,
             shard[0],
             shard[1],
             upsertKey == null || upsertKey.isEmpty() ? List.of() : List.of(upsertKey.split(",")),

@@ -17,7 +17,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BiFunction;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.slf4j.Logger;
@@ -40,6 +39,19 @@ public final class KafkaSplits implements SourceExecutor.SplitDiscovery {
   /** How long a read of an empty partition waits for records when none is buffered. */
   static final long POLL_MILLIS = 5;
 
+  /** The hidden row id column's name. */
+  static final String ROW_ID = "_row_id";
+
+  /** The partition of a row id ({@link #rowIds}). */
+  public static int partitionOf(long rowId) {
+    return (int) (rowId >>> RowIdSplitReader.OFFSET_BITS);
+  }
+
+  /** The Kafka offset of a row id ({@link #rowIds}). */
+  public static long offsetOf(long rowId) {
+    return rowId & ((1L << RowIdSplitReader.OFFSET_BITS) - 1);
+  }
+
   /** The split-id prefix of a shard assignment ({@code kafka-shard-<k>-of-<n>}). */
   public static final String SHARD_PREFIX = "kafka-shard-";
 
@@ -47,7 +59,17 @@ public final class KafkaSplits implements SourceExecutor.SplitDiscovery {
   private final KafkaSourceConfig config;
   private final KafkaPartitionFeed feed;
   private final Schema schema;
-  private final BiFunction<SplitReader, Integer, SplitReader> wrap;
+
+  /** The rows' schema: the connector's columns, then the hidden row id when {@link #rowIds}. */
+  private final Schema outSchema;
+
+  /**
+   * Rows end in a hidden {@code _row_id BIGINT}: {@code partition << 48 | offset}, the record's
+   * exact Kafka offset, so a row names where it came from (a source backfill compares them) and a
+   * record read again after a recovery gets the same id.
+   */
+  private final boolean rowIds;
+
   private final int shard;
   private final int shards;
   private final SourceStats stats;
@@ -77,14 +99,14 @@ public final class KafkaSplits implements SourceExecutor.SplitDiscovery {
    * @param sourceName the source's name (metric labels, logs)
    * @param config the source's settings
    * @param schema the connector's columns: payload columns and include columns (by name)
-   * @param wrap applied to each partition's reader with its partition number (appends row ids)
+   * @param rowIds whether rows end in the hidden row id ({@link #rowIds})
    * @param shard this actor's shard of {@code shards}
    */
   public KafkaSplits(
       String sourceName,
       KafkaSourceConfig config,
       Schema schema,
-      BiFunction<SplitReader, Integer, SplitReader> wrap,
+      boolean rowIds,
       int shard,
       int shards,
       List<String> keyColumns,
@@ -93,7 +115,12 @@ public final class KafkaSplits implements SourceExecutor.SplitDiscovery {
     this.sourceName = sourceName;
     this.config = config;
     this.schema = schema;
-    this.wrap = wrap;
+    this.rowIds = rowIds;
+    List<Field> outFields = new ArrayList<>(schema.fields());
+    if (rowIds) {
+      outFields.add(Field.of(ROW_ID, dev.tideway.common.types.DataType.BIGINT));
+    }
+    this.outSchema = new Schema(outFields);
     this.shard = shard;
     this.shards = shards;
     this.stats = stats;
@@ -184,7 +211,7 @@ public final class KafkaSplits implements SourceExecutor.SplitDiscovery {
         r = new PartitionReader(p, started);
         readers.put(p, r);
       }
-      out.add(r.wrapped);
+      out.add(r);
     }
     return out;
   }
@@ -207,6 +234,21 @@ public final class KafkaSplits implements SourceExecutor.SplitDiscovery {
     }
   }
 
+  /** The end offsets of {@code partitions} now (the last stable offset, read committed). */
+  Map<Integer, Long> endOffsets(java.util.Collection<Integer> partitions) {
+    return feed.endOffsets(partitions);
+  }
+
+  /** See {@link KafkaPartitionFeed#release}. */
+  void release(int partition) {
+    feed.release(partition);
+  }
+
+  /** See {@link KafkaPartitionFeed#drainedPosition}. */
+  long drainedPosition(int partition) {
+    return feed.drainedPosition(partition);
+  }
+
   @Override
   public void close() {
     boolean interrupted =
@@ -225,7 +267,6 @@ public final class KafkaSplits implements SourceExecutor.SplitDiscovery {
     private final int partition;
     private final boolean addedLater;
     private final String splitId;
-    final SplitReader wrapped;
 
     /** The offset after the last record read, for the lag; -1 before the first read. */
     long next = -1;
@@ -234,7 +275,6 @@ public final class KafkaSplits implements SourceExecutor.SplitDiscovery {
       this.partition = partition;
       this.addedLater = addedLater;
       this.splitId = "kafka-" + config.topic() + "-" + partition;
-      this.wrapped = wrap.apply(this, partition);
     }
 
     @Override
@@ -244,7 +284,12 @@ public final class KafkaSplits implements SourceExecutor.SplitDiscovery {
 
     @Override
     public Schema schema() {
-      return schema;
+      return outSchema;
+    }
+
+    /** The partition read. */
+    public int partition() {
+      return partition;
     }
 
     @Override
@@ -262,7 +307,7 @@ public final class KafkaSplits implements SourceExecutor.SplitDiscovery {
     public Batch read(long offset, int maxRows) {
       List<ConsumerRecord<byte[], byte[]>> records =
           feed.take(partition, offset, maxRows, POLL_MILLIS);
-      StreamChunkBuilder b = new StreamChunkBuilder(schema.types(), records.size());
+      StreamChunkBuilder b = new StreamChunkBuilder(outSchema.types(), records.size());
       long nextOffset = offset;
       for (ConsumerRecord<byte[], byte[]> r : records) {
         nextOffset = r.offset() + 1;
@@ -280,6 +325,15 @@ public final class KafkaSplits implements SourceExecutor.SplitDiscovery {
           } else {
             col.append(include(includeOf[c], r));
           }
+        }
+        if (rowIds) {
+          Checks.checkState(
+              r.offset() < (1L << RowIdSplitReader.OFFSET_BITS),
+              "partition %s: offset %s does not fit a row id",
+              partition,
+              r.offset());
+          b.column(payloadIndex.length)
+              .appendLong((long) partition << RowIdSplitReader.OFFSET_BITS | r.offset());
         }
         b.appendOp(op);
       }
