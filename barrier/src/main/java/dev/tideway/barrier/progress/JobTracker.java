@@ -319,6 +319,15 @@ final class JobTracker {
       return Optional.of(
           "log store not draining for " + idle + ": " + pendingSum + " upstream barriers pending");
     }
+    boolean onlySources = true;
+    for (int i = 0; i < actorIds.length; i++) {
+      onlySources &= source[i] || isFinished(i, codes[i]);
+    }
+    if (onlySources) {
+      // a source backfill only stops reading when its external system does not answer
+      return Optional.of(
+          "no offsets read for " + idle + ": the source's Kafka cluster may be unreachable");
+    }
     return Optional.of("no rows consumed for " + idle);
   }
 

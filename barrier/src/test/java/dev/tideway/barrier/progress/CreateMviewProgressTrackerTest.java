@@ -207,6 +207,14 @@ class CreateMviewProgressTrackerTest {
             .get(0);
     assertThat(markers.denominatorExact()).isFalse();
     assertThat(markers.render()).isEqualTo("50.00% (500/1000 offsets)");
+    // nothing read for longer than the stall threshold: the reason points at the source
+    JobProgress stalled = null;
+    for (int i = 0; i < 7; i++) {
+      stalled = commit(true, keys(10, 0)).jobs().get(0);
+    }
+    assertThat(stalled.phase()).isEqualTo(JobPhase.STALLED);
+    assertThat(stalled.stalledReason())
+        .hasValueSatisfying(r -> assertThat(r).contains("Kafka cluster may be unreachable"));
   }
 
   @Test

@@ -53,6 +53,19 @@ public final class KafkaEpochWriter implements AutoCloseable {
       return 0;
     }
     producer.initTransactions();
+    return deliveredEpoch(config, id, Duration.ofSeconds(30));
+  }
+
+  /** The stable name in Kafka of the sink whose log store is table {@code logStoreTableId}. */
+  public static String sinkId(int logStoreTableId) {
+    return "tideway-sink-" + logStoreTableId;
+  }
+
+  /**
+   * The last epoch an exactly-once sink ({@code id}) delivered, as Kafka holds it (0 when none);
+   * fails with a {@link KafkaException} when Kafka does not answer within {@code timeout}.
+   */
+  public static long deliveredEpoch(KafkaSinkConfig config, String id, Duration timeout) {
     Properties p = KafkaTopics.adminConfig(config.producerProperties(), config.bootstrapServers());
     p.put(AdminClientConfig.CLIENT_ID_CONFIG, id + "-admin");
     try (Admin admin = Admin.create(p)) {
@@ -60,8 +73,8 @@ public final class KafkaEpochWriter implements AutoCloseable {
           admin
               .listConsumerGroupOffsets(id)
               .partitionsToOffsetAndMetadata()
-              .get(30, TimeUnit.SECONDS);
-      OffsetAndMetadata o = offsets.get(marker());
+              .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      OffsetAndMetadata o = offsets.get(marker(config));
       if (o == null || o.metadata() == null || !o.metadata().startsWith(EPOCH_PREFIX)) {
         return 0;
       }
@@ -75,7 +88,7 @@ public final class KafkaEpochWriter implements AutoCloseable {
   }
 
   /** The partition whose group offset carries the delivered epoch. */
-  private TopicPartition marker() {
+  private static TopicPartition marker(KafkaSinkConfig config) {
     return new TopicPartition(config.topic(), 0);
   }
 
@@ -98,7 +111,7 @@ public final class KafkaEpochWriter implements AutoCloseable {
         producer.send(new ProducerRecord<>(config.topic(), r[0], r[1]));
       }
       producer.sendOffsetsToTransaction(
-          Map.of(marker(), new OffsetAndMetadata(0, EPOCH_PREFIX + epoch)),
+          Map.of(marker(config), new OffsetAndMetadata(0, EPOCH_PREFIX + epoch)),
           new ConsumerGroupMetadata(id));
       producer.commitTransaction();
     } catch (KafkaException e) {

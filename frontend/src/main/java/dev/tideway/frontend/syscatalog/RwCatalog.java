@@ -75,17 +75,21 @@ public final class RwCatalog {
         "rw_sinks",
         PgCatalog.table(
             "id int, name varchar, connector varchar, topic varchar, format varchar,"
-                + " delivery varchar, definition varchar",
+                + " delivery varchar, definition varchar, delivered_epoch bigint,"
+                + " delivered_at timestamptz, error varchar",
             RwCatalog::sinks,
             meta));
     return PgCatalog.schema(t);
   }
 
-  /** Every sink with where it writes and how. */
+  /**
+   * Every sink with where it writes and how, and how far its delivery is ({@link SinkDelivery}).
+   */
   private static List<Object[]> sinks(MetaClient m) {
     List<Object[]> out = new ArrayList<>();
     for (Relation r : m.sinks()) {
       Map<String, String> p = r.properties();
+      Object[] delivery = SinkDelivery.of(r);
       out.add(
           new Object[] {
             r.id(),
@@ -94,7 +98,10 @@ public final class RwCatalog {
             p.getOrDefault("topic", ""),
             p.getOrDefault("format", "plain"),
             p.getOrDefault("sink.delivery", "exactly_once"),
-            r.definition()
+            r.definition(),
+            delivery[0],
+            delivery[1],
+            delivery[2]
           });
     }
     return out;

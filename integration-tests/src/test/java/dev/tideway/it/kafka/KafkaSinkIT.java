@@ -167,6 +167,14 @@ class KafkaSinkIT {
       assertThat(rows(st, "SELECT name, topic, format, delivery FROM rw_catalog.rw_sinks"))
           .containsExactly(
               "changes|changes|debezium|exactly_once", "totals|totals|upsert|exactly_once");
+      // how far each sink's delivery is, read back from Kafka: every change is there, so the
+      // delivered epoch is recent and no error stands
+      assertThat(
+              rows(
+                  st,
+                  "SELECT name, delivered_epoch > 0, delivered_at IS NOT NULL, error IS NULL"
+                      + " FROM rw_catalog.rw_sinks"))
+          .containsExactly("changes|t|t|t", "totals|t|t|t");
       assertThatThrownBy(() -> st.execute("SELECT * FROM changes"))
           .hasMessageContaining("does not exist");
       assertThatThrownBy(

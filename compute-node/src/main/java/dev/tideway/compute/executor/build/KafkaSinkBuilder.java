@@ -33,7 +33,7 @@ public final class KafkaSinkBuilder implements ExecutorBuilder {
         ctx.stateStore() != null, "actor %s: a sink needs a state store", ctx.actorId());
     KafkaSinkConfig config = KafkaSinkConfig.parse(sink.properties());
     KafkaEpochWriter writer =
-        new KafkaEpochWriter(config, "tideway-sink-" + sink.logStore().tableId());
+        new KafkaEpochWriter(config, KafkaEpochWriter.sinkId(sink.logStore().tableId()));
     return new SinkExecutor(
         ctx.infoOf(node),
         inputs.get(0),
