@@ -6,8 +6,8 @@ import dev.tideway.common.check.Checks;
 import dev.tideway.common.plan.StreamNode;
 import dev.tideway.common.plan.StreamPlanNode;
 import dev.tideway.common.time.Clock;
+import dev.tideway.compute.executor.ConnectorStats;
 import dev.tideway.compute.executor.DmlChannels;
-import dev.tideway.compute.executor.source.SourceStats;
 import dev.tideway.compute.expr.ExprErrorSink;
 import dev.tideway.storage.api.StateStore;
 import java.util.BitSet;
@@ -39,7 +39,7 @@ import java.util.List;
  * @param stateCaches the in-memory bounds of stateful executors' caches (the node's config)
  * @param exprErrors where the actor's expressions report the rows whose value failed to evaluate
  *     and became NULL ({@link ExprErrorSink#STRICT} fails the actor instead)
- * @param sourceStats where connector sources report skipped records and lag
+ * @param connectorStats where connector sources report skipped records and lag
  */
 public record ExecutorBuildContext(
     int actorId,
@@ -55,7 +55,7 @@ public record ExecutorBuildContext(
     Doorbell inputBell,
     StateCaches stateCaches,
     ExprErrorSink exprErrors,
-    SourceStats sourceStats) {
+    ConnectorStats connectorStats) {
   public ExecutorBuildContext {
     Checks.checkNotNull(barrierInbox, "barrier inbox of actor " + actorId);
     Checks.checkNotNull(dmlChannels, "dml channels of actor " + actorId);
@@ -63,7 +63,7 @@ public record ExecutorBuildContext(
     Checks.checkNotNull(progressSink, "progress sink of actor " + actorId);
     Checks.checkNotNull(stateCaches, "state cache bounds of actor " + actorId);
     Checks.checkNotNull(exprErrors, "expression error sink of actor " + actorId);
-    Checks.checkNotNull(sourceStats, "source stats of actor " + actorId);
+    Checks.checkNotNull(connectorStats, "source stats of actor " + actorId);
     vnodes = (BitSet) vnodes.clone();
     splits = List.copyOf(splits);
   }
@@ -92,7 +92,7 @@ public record ExecutorBuildContext(
         null,
         StateCaches.DEFAULT,
         ExprErrorSink.STRICT,
-        SourceStats.NONE);
+        ConnectorStats.NONE);
   }
 
   /**

@@ -64,7 +64,7 @@ final class ActorFactory {
   private final DmlChannels dmlChannels = new DmlChannels();
   private final ComputeMetrics metrics;
   private final ExpressionErrors expressionErrors;
-  private final SourceMetrics sourceMetrics;
+  private final ConnectorMetrics connectorMetrics;
 
   /**
    * A built chain: its checked root, its dispatcher, the executors holding resources (closed by the
@@ -94,7 +94,7 @@ final class ActorFactory {
     this.clock = clock;
     this.stateStore = stateStore;
     this.expressionErrors = new ExpressionErrors(clock, metrics.registry());
-    this.sourceMetrics = new SourceMetrics(clock, metrics.registry());
+    this.connectorMetrics = new ConnectorMetrics(clock, metrics.registry());
   }
 
   /** The evaluation errors the node's actors turned into NULLs. */
@@ -125,7 +125,7 @@ final class ActorFactory {
             ExecutorBuildContext.inputBellFor(spec.plan()),
             config.stateCaches(),
             expressionErrors.sinkFor(spec.jobId(), spec.fragmentId()),
-            sourceMetrics);
+            connectorMetrics);
     List<AutoCloseable> resources = new ArrayList<>();
     Executor chain = buildNode(ctx, spec, spec.plan(), actorNodes, resources);
     List<Dispatcher> ds = new ArrayList<>();

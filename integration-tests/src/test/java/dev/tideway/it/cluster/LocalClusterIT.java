@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,6 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
  * to (a HashAgg then lost rows), and that a node joining after a reset stalled barriers for a
  * collect timeout.
  */
+@Tag("long") // about 2 minutes: mvn -B verify -Plong; ChaosIT kills the meta leader and compute
+// nodes under a background backfill on such a cluster in the default run
 class LocalClusterIT {
   /** The meta processes' election session: a crashed leader is replaced within about this long. */
   private static final int SESSION_MS = 5_000;

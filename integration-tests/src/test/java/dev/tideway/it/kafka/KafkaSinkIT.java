@@ -51,10 +51,12 @@ class KafkaSinkIT {
 
   @Test
   void aSinkWritesEveryCommittedChangeExactlyOnceThroughRecoveries() throws Exception {
+    int metricsPort = free();
     try (EmbeddedKafka kafka = EmbeddedKafka.start();
         Playground p =
             Playground.start(
-                new Playground.Options(dir, "127.0.0.1", 0, free(), free(), free(), 100),
+                new Playground.Options(
+                    dir, "127.0.0.1", 0, free(), free(), free(), metricsPort, 100),
                 Clock.system());
         Connection c =
             DriverManager.getConnection(
@@ -175,6 +177,19 @@ class KafkaSinkIT {
                   "SELECT name, delivered_epoch > 0, delivered_at IS NOT NULL, error IS NULL"
                       + " FROM rw_catalog.rw_sinks"))
           .containsExactly("changes|t|t|t", "totals|t|t|t");
+      // and the compute node's metrics count each sink's deliveries and say when its last was
+      String metrics =
+          java.net.http.HttpClient.newHttpClient()
+              .send(
+                  java.net.http.HttpRequest.newBuilder(
+                          java.net.URI.create("http://127.0.0.1:" + metricsPort + "/metrics"))
+                      .build(),
+                  java.net.http.HttpResponse.BodyHandlers.ofString())
+              .body();
+      assertThat(metrics)
+          .containsPattern("tideway_sink_delivered_records_total\\{sink_id=\"\\d+\"} [1-9]")
+          .containsPattern(
+              "tideway_sink_delivered_epoch_timestamp_seconds\\{sink_id=\"\\d+\"} 1\\.7");
       assertThatThrownBy(() -> st.execute("SELECT * FROM changes"))
           .hasMessageContaining("does not exist");
       assertThatThrownBy(

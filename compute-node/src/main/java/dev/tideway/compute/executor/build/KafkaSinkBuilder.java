@@ -41,7 +41,9 @@ public final class KafkaSinkBuilder implements ExecutorBuilder {
         writer,
         config.exactlyOnce(),
         StateTables.open(ctx.stateStore(), sink.logStore()),
-        ctx.stateStore());
+        ctx.stateStore(),
+        sink.logStore().tableId(),
+        ctx.connectorStats());
   }
 
   /** The columns written: {@code _sink.columns} (the query's visible ones), else all. */

@@ -10,9 +10,9 @@ import dev.tideway.common.plan.StreamPlanNode;
 import dev.tideway.common.types.Schema;
 import dev.tideway.compute.actor.ExecutorBuildContext;
 import dev.tideway.compute.actor.ExecutorBuilder;
+import dev.tideway.compute.executor.ConnectorStats;
 import dev.tideway.compute.executor.source.KafkaSplits;
 import dev.tideway.compute.executor.source.SourceBackfillExecutor;
-import dev.tideway.compute.executor.source.SourceStats;
 import dev.tideway.connector.kafka.KafkaSourceConfig;
 import dev.tideway.storage.table.StateTables;
 import java.util.List;
@@ -69,7 +69,7 @@ public final class SourceBackfillBuilder implements ExecutorBuilder {
             shard[1],
             List.of(),
             "tideway-backfill-" + ctx.actorId(),
-            SourceStats.NONE);
+            ConnectorStats.NONE);
     try {
       return new SourceBackfillExecutor(
           ctx.infoOf(node),

@@ -116,7 +116,7 @@ public final class SourceBuilder implements ExecutorBuilder {
             shard[1],
             upsertKey == null || upsertKey.isEmpty() ? List.of() : List.of(upsertKey.split(",")),
             "tideway-source-" + ctx.actorId(),
-            ctx.sourceStats());
+            ctx.connectorStats());
     List<SplitReader> initial;
     try {
       initial = splits.initial();

@@ -8,6 +8,7 @@ import dev.tideway.barrier.message.Message;
 import dev.tideway.common.fault.FailPoints;
 import dev.tideway.common.row.Row;
 import dev.tideway.common.types.Schema;
+import dev.tideway.compute.executor.ConnectorStats;
 import dev.tideway.connector.kafka.KafkaEpochWriter;
 import dev.tideway.storage.api.StateStore;
 import dev.tideway.storage.table.StateTable;
@@ -45,6 +46,8 @@ public final class SinkExecutor implements Executor, AutoCloseable {
   private final boolean exactlyOnce;
   private final StateTable log;
   private final StateStore store;
+  private final int sinkId;
+  private final ConnectorStats stats;
 
   /** Log rows of the epochs closed but not yet delivered, by epoch. */
   private final TreeMap<Long, List<Row>> pending = new TreeMap<>();
@@ -61,7 +64,11 @@ public final class SinkExecutor implements Executor, AutoCloseable {
       KafkaEpochWriter writer,
       boolean exactlyOnce,
       StateTable log,
-      StateStore store) {
+      StateStore store,
+      int sinkId,
+      ConnectorStats stats) {
+    this.sinkId = sinkId;
+    this.stats = stats;
     this.info = info;
     this.input = input;
     this.encoder = encoder;
@@ -113,7 +120,7 @@ public final class SinkExecutor implements Executor, AutoCloseable {
       if (exactlyOnce) {
         pending.put(currEpoch, current);
       } else {
-        writer.deliver(currEpoch, records(current));
+        deliver(currEpoch, records(current));
       }
       current = new ArrayList<>();
     }
@@ -153,12 +160,22 @@ public final class SinkExecutor implements Executor, AutoCloseable {
     long committed = store.committedEpoch();
     while (!pending.isEmpty() && pending.firstKey() <= committed) {
       Map.Entry<Long, List<Row>> e = pending.pollFirstEntry();
-      writer.deliver(e.getKey(), records(e.getValue()));
+      deliver(e.getKey(), records(e.getValue()));
       FailPoints.hit(FP_AFTER_DELIVER);
       for (Row r : e.getValue()) {
         log.delete(r);
       }
     }
+  }
+
+  private void deliver(long epoch, List<byte[][]> records) {
+    try {
+      writer.deliver(epoch, records);
+    } catch (RuntimeException e) {
+      stats.deliveryFailed(sinkId, e.toString());
+      throw e;
+    }
+    stats.delivered(sinkId, epoch, records.size());
   }
 
   private static List<byte[][]> records(List<Row> rows) {

@@ -6,6 +6,7 @@ import dev.tideway.common.chunk.Op;
 import dev.tideway.common.chunk.StreamChunkBuilder;
 import dev.tideway.common.types.Field;
 import dev.tideway.common.types.Schema;
+import dev.tideway.compute.executor.ConnectorStats;
 import dev.tideway.connector.format.JsonRecordDecoder;
 import dev.tideway.connector.format.MalformedRecordException;
 import dev.tideway.connector.format.RecordDecoder;
@@ -31,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * exactly after the last record a committed epoch holds.
  *
  * <p>A record whose payload does not decode is skipped (its offset still consumed), reported to
- * {@link SourceStats} with its partition, offset and reason. Confined to the actor's thread.
+ * {@link ConnectorStats} with its partition, offset and reason. Confined to the actor's thread.
  */
 public final class KafkaSplits implements SourceExecutor.SplitDiscovery {
   private static final Logger LOG = LoggerFactory.getLogger(KafkaSplits.class);
@@ -72,7 +73,7 @@ public final class KafkaSplits implements SourceExecutor.SplitDiscovery {
 
   private final int shard;
   private final int shards;
-  private final SourceStats stats;
+  private final ConnectorStats stats;
   private final RecordDecoder decoder;
 
   /** Per connector column: the payload column it takes, or -1 for an include column. */
@@ -111,7 +112,7 @@ public final class KafkaSplits implements SourceExecutor.SplitDiscovery {
       int shards,
       List<String> keyColumns,
       String clientId,
-      SourceStats stats) {
+      ConnectorStats stats) {
     this.sourceName = sourceName;
     this.config = config;
     this.schema = schema;
