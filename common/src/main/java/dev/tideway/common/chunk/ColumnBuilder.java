@@ -1,6 +1,5 @@
 package dev.tideway.common.chunk;
 
-import dev.tideway.common.check.Checks;
 import dev.tideway.common.types.DataType;
 import dev.tideway.common.types.Datums;
 import dev.tideway.common.types.Interval;
@@ -66,12 +65,16 @@ public abstract sealed class ColumnBuilder {
       appendNull();
       return;
     }
-    Checks.checkArgument(
-        type.accepts(value),
-        "column of type %s cannot hold %s (%s)",
-        type,
-        value,
-        value.getClass().getSimpleName());
+    if (!type.accepts(value)) { // the message's class name only when it fails: a hot path
+      throw new IllegalArgumentException(
+          "column of type "
+              + type
+              + " cannot hold "
+              + value
+              + " ("
+              + value.getClass().getSimpleName()
+              + ")");
+    }
     ensureCapacity(size + 1);
     set(size, value);
     size++;

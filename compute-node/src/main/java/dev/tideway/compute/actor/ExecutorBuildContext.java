@@ -40,6 +40,8 @@ import java.util.List;
  * @param exprErrors where the actor's expressions report the rows whose value failed to evaluate
  *     and became NULL ({@link ExprErrorSink#STRICT} fails the actor instead)
  * @param connectorStats where connector sources report skipped records and lag
+ * @param hasReaders whether the actor sends to any other actor when built (a shared source's job
+ *     with no view over it sends to none; its source then reads nothing until a view is added)
  */
 public record ExecutorBuildContext(
     int actorId,
@@ -55,7 +57,8 @@ public record ExecutorBuildContext(
     Doorbell inputBell,
     StateCaches stateCaches,
     ExprErrorSink exprErrors,
-    ConnectorStats connectorStats) {
+    ConnectorStats connectorStats,
+    boolean hasReaders) {
   public ExecutorBuildContext {
     Checks.checkNotNull(barrierInbox, "barrier inbox of actor " + actorId);
     Checks.checkNotNull(dmlChannels, "dml channels of actor " + actorId);
@@ -92,7 +95,8 @@ public record ExecutorBuildContext(
         null,
         StateCaches.DEFAULT,
         ExprErrorSink.STRICT,
-        ConnectorStats.NONE);
+        ConnectorStats.NONE,
+        true);
   }
 
   /**

@@ -1,7 +1,7 @@
 package dev.tideway.compute.exchange;
 
+import dev.tideway.backfill.upstream.PollableExecutor;
 import dev.tideway.barrier.align.BarrierAligner;
-import dev.tideway.barrier.executor.Executor;
 import dev.tideway.barrier.executor.ExecutorInfo;
 import dev.tideway.barrier.message.Message;
 import dev.tideway.common.check.Checks;
@@ -22,7 +22,7 @@ import java.util.Set;
  *
  * <p>Confined to the actor thread.
  */
-public final class MergeExecutor implements Executor {
+public final class MergeExecutor implements PollableExecutor {
   private final ExecutorInfo info;
   private final Schema schema;
   private final List<InputChannel> inputs;
@@ -87,29 +87,55 @@ public final class MergeExecutor implements Executor {
   @Override
   public Message next() {
     while (true) {
-      boolean found = false;
-      for (int polled = 0; polled < inputs.size(); polled++) {
-        int i = nextInput;
-        nextInput = (nextInput + 1) % inputs.size();
-        if (aligner.isBlocked(i)) {
-          continue;
-        }
-        Message m = inputs.get(i).poll();
-        if (m == null) {
-          continue;
-        }
-        found = true;
-        Message out = aligner.onMessage(i, m);
-        if (out != null) {
-          return out;
-        }
+      Message out = pollRound();
+      if (out != null) {
+        return out;
       }
-      if (!found) {
+      if (!foundInRound) {
         if (polls) {
           return null;
         }
         doorbell.await(Doorbell.WAIT_MS);
       }
     }
+  }
+
+  /**
+   * The next message if the inputs hold one now, else null; never waits (a backfill reads its
+   * snapshot while its upstream is idle, on the same thread).
+   */
+  @Override
+  public Message poll() {
+    while (true) {
+      Message out = pollRound();
+      if (out != null || !foundInRound) {
+        return out;
+      }
+    }
+  }
+
+  /** Whether the last {@link #pollRound} took a message from any input. */
+  private boolean foundInRound;
+
+  /** One round over the inputs: the first message to pass the aligner, or null. */
+  private Message pollRound() {
+    foundInRound = false;
+    for (int polled = 0; polled < inputs.size(); polled++) {
+      int i = nextInput;
+      nextInput = (nextInput + 1) % inputs.size();
+      if (aligner.isBlocked(i)) {
+        continue;
+      }
+      Message m = inputs.get(i).poll();
+      if (m == null) {
+        continue;
+      }
+      foundInRound = true;
+      Message out = aligner.onMessage(i, m);
+      if (out != null) {
+        return out;
+      }
+    }
+    return null;
   }
 }

@@ -125,7 +125,8 @@ final class ActorFactory {
             ExecutorBuildContext.inputBellFor(spec.plan()),
             config.stateCaches(),
             expressionErrors.sinkFor(spec.jobId(), spec.fragmentId()),
-            connectorMetrics);
+            connectorMetrics,
+            !spec.dispatches().isEmpty());
     List<AutoCloseable> resources = new ArrayList<>();
     Executor chain = buildNode(ctx, spec, spec.plan(), actorNodes, resources);
     List<Dispatcher> ds = new ArrayList<>();
@@ -222,7 +223,9 @@ final class ActorFactory {
             });
     Checks.checkArgument(
         !inputs.isEmpty(), "actor %s: the scan of %s has no upstream actors", spec.actorId(), what);
-    return CheckedExecutor.wrap(new MergeExecutor(ctx.infoOf(node), schema, inputs));
+    // not wrapped in checks: the backfill polls it (PollableExecutor) instead of pumping it
+    // through a thread, and checks the stream it emits itself
+    return new MergeExecutor(ctx.infoOf(node), schema, inputs);
   }
 
   private static void collectMerges(StreamPlanNode n, Set<Integer> out) {

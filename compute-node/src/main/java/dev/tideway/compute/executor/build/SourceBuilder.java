@@ -132,15 +132,18 @@ public final class SourceBuilder implements ExecutorBuilder {
             opts.getOrDefault("source.rows.per.second", Long.toString(RateLimiter.UNLIMITED)));
     Checks.checkState(
         ctx.stateStore() != null, "actor %s: a source needs a state store", ctx.actorId());
-    return new SourceExecutor(
-        ctx.infoOf(node),
-        schema,
-        initial,
-        splits,
-        ctx.barrierInbox(),
-        new StateTableSplitStateStore(ctx.stateStore(), src.stateTable().tableId()),
-        ctx.clock(),
-        new SourceExecutor.Options(chunkSize, rate));
+    SourceExecutor e =
+        new SourceExecutor(
+            ctx.infoOf(node),
+            schema,
+            initial,
+            splits,
+            ctx.barrierInbox(),
+            new StateTableSplitStateStore(ctx.stateStore(), src.stateTable().tableId()),
+            ctx.clock(),
+            new SourceExecutor.Options(chunkSize, rate));
+    // a shared source's job sends to no actor until a view is added over it
+    return ctx.hasReaders() ? e : e.idleUntilRead();
   }
 
   /**

@@ -91,6 +91,9 @@ public final class SourceExecutor implements Executor, AutoCloseable {
   private Phase phase = Phase.WAITING_FOR_FIRST_BARRIER;
   private boolean paused;
 
+  /** No actor reads this one yet ({@link #idleUntilRead}). */
+  private boolean idle;
+
   public SourceExecutor(
       ExecutorInfo info,
       List<SplitReader> splits,
@@ -135,6 +138,19 @@ public final class SourceExecutor implements Executor, AutoCloseable {
     this.limiter =
         new RateLimiter(
             options.rowsPerSecond(), RateLimiter.Burst.TENTH_OF_A_SECOND, clock.nanoTime());
+  }
+
+  /**
+   * Reads nothing until an {@code Add} barrier adds an actor that reads this one: a shared source
+   * whose job no view reads yet would otherwise read its topic only to drop it (and the first
+   * view's backfill would read it all again). Its offsets stay where they start, so that view gets
+   * every row from the live stream.
+   */
+  public SourceExecutor idleUntilRead() {
+    Checks.checkState(
+        phase == Phase.WAITING_FOR_FIRST_BARRIER, "%s: idleUntilRead after the start", info);
+    idle = true;
+    return this;
   }
 
   private static Schema schemaOf(ExecutorInfo info, List<SplitReader> splits) {
@@ -184,7 +200,7 @@ public final class SourceExecutor implements Executor, AutoCloseable {
       if (b != null) {
         return onBarrier(b);
       }
-      if (paused || allExhausted()) {
+      if (paused || idle || allExhausted()) {
         b = inbox.take();
         return b == null ? stop() : onBarrier(b);
       }
@@ -282,6 +298,11 @@ public final class SourceExecutor implements Executor, AutoCloseable {
       limiter.setRate(t.rowsPerSecondByActor().get(info.actorId()), clock.nanoTime());
     } else if (m instanceof Mutation.Add add && add.paused()) {
       paused = true;
+    }
+    if (idle && m instanceof Mutation.Add add) {
+      for (List<Integer> ups : add.upstreamActors().values()) {
+        idle &= !ups.contains(info.actorId()); // a new actor reads this one: start reading
+      }
     }
     if (b.stops(info.actorId())) {
       phase = Phase.STOPPED;

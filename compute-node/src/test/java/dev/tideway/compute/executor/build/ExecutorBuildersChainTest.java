@@ -178,7 +178,8 @@ class ExecutorBuildersChainTest {
               null,
               new StateCaches(8, 100),
               base.exprErrors(),
-              dev.tideway.compute.executor.ConnectorStats.NONE);
+              dev.tideway.compute.executor.ConnectorStats.NONE,
+              true);
       StreamPlanNode agg = plan().inputs().get(0);
       HashAggExecutor e = (HashAggExecutor) new StatefulBuilder().build(bounded, agg, List.of(src));
       long emitted =
