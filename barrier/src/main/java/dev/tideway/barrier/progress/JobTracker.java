@@ -145,7 +145,8 @@ final class JobTracker {
     }
     progressed |= newRows > oldRows || code != old || (code == CONSUMING_LOG_STORE && a < as[slot]);
     codes[slot] = code;
-    as[slot] = code == CONSUMING_UPSTREAM ? Math.max(as[slot], a) : a;
+    // a source backfill's total shrinks when a partition's hand-off point is known: as reported
+    as[slot] = code == CONSUMING_UPSTREAM && !source[slot] ? Math.max(as[slot], a) : a;
     rows[slot] = newRows;
   }
 
@@ -201,11 +202,11 @@ final class JobTracker {
     long keyCount = frozenKeyCount >= 0 ? frozenKeyCount : keyCount(ctx.stats());
     long live = frozenKeyCount >= 0 ? frozenLiveRows : liveRows(ctx.stats());
     long sourceTotal = sourceTotal();
-    boolean exact = live >= 0 && (tableActors > 0 || sourceTotal > 0);
+    boolean exact = live >= 0;
     long denominator = tableActors > 0 ? (live >= 0 ? live : keyCount) : 0;
     if (tableActors < actorIds.length) {
-      denominator = sourceTotal > 0 ? denominator + sourceTotal : 0; // unknown until all reported
-      exact = sourceTotal > 0 && sourceExact() && (tableActors == 0 || live >= 0);
+      denominator = sourceTotal >= 0 ? denominator + sourceTotal : 0; // unknown until all reported
+      exact = sourceTotal >= 0 && sourceExact() && (tableActors == 0 || live >= 0);
     }
     long consumed = tableRows + (tableActors < actorIds.length ? sourceRows : 0);
     double raw = denominator > 0 ? (double) consumed / denominator : Double.NaN;
@@ -245,7 +246,7 @@ final class JobTracker {
         phase,
         tableRows,
         sourceRows,
-        sourceTotal,
+        Math.max(0, sourceTotal),
         keyCount,
         live >= 0 ? OptionalLong.of(live) : OptionalLong.empty(),
         exact,
@@ -326,7 +327,9 @@ final class JobTracker {
     if (onlySources) {
       // a source backfill only stops reading when its external system does not answer
       return Optional.of(
-          "no offsets read for " + idle + ": the source's Kafka cluster may be unreachable");
+          "no offsets read for "
+              + idle
+              + ": the source's Kafka cluster may be unreachable (or the view cannot keep up)");
     }
     return Optional.of("no rows consumed for " + idle);
   }
@@ -346,15 +349,15 @@ final class JobTracker {
   }
 
   /**
-   * Σ of the source backfill actors' offset totals ({@link SourceTotal}); 0 until every one of them
-   * reported its total.
+   * Σ of the source backfill actors' offset totals ({@link SourceTotal}, 0 for an actor with
+   * nothing to read); -1 until every one of them reported.
    */
   private long sourceTotal() {
     long sum = 0;
     for (int i = 0; i < actorIds.length; i++) {
       if (source[i]) {
-        if (codes[i] == 0 || as[i] == 0) {
-          return 0;
+        if (codes[i] == 0) {
+          return -1;
         }
         sum += SourceTotal.total(as[i]);
       }

@@ -60,7 +60,10 @@ public final class ProgressRendering {
     if (total <= 0) {
       return p.sourceConsumedRows() + " rows consumed";
     }
-    double ratio = Math.min((double) p.sourceConsumedRows() / total, JobTracker.MAX_BELOW_DONE);
+    double ratio =
+        p.tableActors() == 0
+            ? p.displayRatio() // the monotone ratio is the sources' own
+            : Math.min((double) p.sourceConsumedRows() / total, JobTracker.MAX_BELOW_DONE);
     return String.format(
         Locale.ROOT, "%.2f%% (%d/%d offsets)", ratio * 100.0, p.sourceConsumedRows(), total);
   }

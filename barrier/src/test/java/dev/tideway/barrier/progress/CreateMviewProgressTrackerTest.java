@@ -218,6 +218,40 @@ class CreateMviewProgressTrackerTest {
   }
 
   @Test
+  void aSourceBackfillActorWithNothingToReadStillLetsTheJobShowAPercent() {
+    tracker.register(
+        new JobSpec(
+            6,
+            BackfillMode.ARRANGEMENT,
+            List.of(BackfillActor.source(1), BackfillActor.source(2)),
+            Map.of()),
+        null,
+        MS);
+    JobProgress p =
+        commit(
+                true,
+                keys(10, 0),
+                batch(
+                    1,
+                    new BackfillState.ConsumingUpstream(SourceTotal.pack(800, true), 200),
+                    2,
+                    new BackfillState.Done(0)))
+            .jobs()
+            .get(0);
+    assertThat(p.render()).isEqualTo("25.00% (200/800 offsets)");
+    // a hand-off point below the first end: the total shrinks to what is really read
+    JobProgress shrunk =
+        commit(
+                true,
+                keys(10, 0),
+                batch(1, new BackfillState.ConsumingUpstream(SourceTotal.pack(400, true), 300)))
+            .jobs()
+            .get(0);
+    assertThat(shrunk.sourceOffsetTotal()).isEqualTo(400);
+    assertThat(shrunk.render()).isEqualTo("75.00% (300/400 offsets)");
+  }
+
+  @Test
   void rateAndEtaFollowEpochPhysicalTime() {
     registerArrangement(1, 1);
     commit(true, keys(10, 10_000), batch(1, up(1_000)));

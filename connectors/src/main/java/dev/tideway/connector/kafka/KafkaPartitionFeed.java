@@ -77,6 +77,37 @@ public final class KafkaPartitionFeed implements AutoCloseable {
     };
   }
 
+  /** Where each of {@code partitions} starts by the startup mode, asked in one request per kind. */
+  public Map<Integer, Long> startOffsets(Collection<Integer> partitions) {
+    List<TopicPartition> tps = new ArrayList<>();
+    for (int p : partitions) {
+      tps.add(new TopicPartition(config.topic(), p));
+    }
+    Map<TopicPartition, Long> at =
+        switch (config.startup()) {
+          case EARLIEST -> consumer.beginningOffsets(tps, Duration.ofSeconds(10));
+          case LATEST -> consumer.endOffsets(tps, Duration.ofSeconds(10));
+          case TIMESTAMP -> {
+            Map<TopicPartition, Long> query = new HashMap<>();
+            tps.forEach(tp -> query.put(tp, config.startupTimestampMillis()));
+            Map<TopicPartition, Long> ends = consumer.endOffsets(tps, Duration.ofSeconds(10));
+            Map<TopicPartition, Long> out = new HashMap<>(ends);
+            consumer
+                .offsetsForTimes(query, Duration.ofSeconds(10))
+                .forEach(
+                    (tp, o) -> {
+                      if (o != null) {
+                        out.put(tp, o.offset());
+                      }
+                    });
+            yield out;
+          }
+        };
+    Map<Integer, Long> out = new HashMap<>();
+    at.forEach((tp, o) -> out.put(tp.partition(), o));
+    return out;
+  }
+
   /** The oldest offset {@code partition} still holds. */
   public long startOffsetEarliest(int partition) {
     TopicPartition tp = new TopicPartition(config.topic(), partition);

@@ -173,6 +173,21 @@ class KafkaSharedSourceIT {
       st.execute("CREATE MATERIALIZED VIEW q2 AS SELECT count(*) AS n, sum(v) AS s FROM quiet");
       produce(producer, "quiet", 2, produced, 5_000);
       awaitRows(st, "SELECT n, s FROM q2", List.of("10000|" + sumOf(10_000)));
+      // a partition added after both backfills began: the shared source reads it from its
+      // beginning; a recovery afterwards must neither read it again nor lose what followed
+      kafka.addPartitions("quiet", 3);
+      produce(producer, "quiet", 3, produced, 6_000);
+      awaitRows(st, "SELECT n, s FROM q2", List.of("16000|" + sumOf(16_000)));
+      FailPoints.enable(LocalBarrierManager.FP_BEFORE_SYNC, new FailPoints.FailOnHit(1));
+      while (FailPoints.hits(LocalBarrierManager.FP_BEFORE_SYNC) == 0) {
+        Thread.sleep(20);
+      }
+      FailPoints.reset();
+      produce(producer, "quiet", 3, produced, 3_000);
+      awaitRows(st, "SELECT n FROM q1", List.of("19000"));
+      awaitRows(st, "SELECT n, s FROM q2", List.of("19000|" + sumOf(19_000)));
+      Thread.sleep(2_000); // nothing more may arrive
+      assertThat(rows(st, "SELECT n, s FROM q2")).containsExactly("19000|" + sumOf(19_000));
       assertThat(rows(st, "SELECT name FROM rw_catalog.rw_materialized_views"))
           .contains("q1", "q2");
     }

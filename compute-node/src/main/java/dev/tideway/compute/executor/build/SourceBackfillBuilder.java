@@ -13,6 +13,7 @@ import dev.tideway.compute.actor.ExecutorBuilder;
 import dev.tideway.compute.executor.ConnectorStats;
 import dev.tideway.compute.executor.source.KafkaSplits;
 import dev.tideway.compute.executor.source.SourceBackfillExecutor;
+import dev.tideway.compute.executor.source.SplitReader;
 import dev.tideway.connector.kafka.KafkaSourceConfig;
 import dev.tideway.storage.table.StateTables;
 import java.util.List;
@@ -71,11 +72,16 @@ public final class SourceBackfillBuilder implements ExecutorBuilder {
             "tideway-backfill-" + ctx.actorId(),
             ConnectorStats.NONE);
     try {
+      // listed and asked here, before the barrier that adds the actor, not while holding it
+      List<SplitReader> readers = splits.initial();
+      Map<Integer, Long> starts = splits.startOffsets(readers);
       return new SourceBackfillExecutor(
           ctx.infoOf(node),
           all,
           inputs.get(0),
           splits,
+          readers,
+          starts,
           StateTables.open(ctx.stateStore(), sb.stateTable()),
           new CreateMviewProgressReporter(ctx.actorId(), ctx.progressSink()),
           ctx.clock(),

@@ -240,6 +240,18 @@ public final class KafkaSplits implements SourceExecutor.SplitDiscovery {
     return feed.endOffsets(partitions);
   }
 
+  /**
+   * The startup position of each partition {@code readers} (from {@link #initial}) read, by
+   * partition, asked in one request ({@link KafkaPartitionFeed#startOffsets}).
+   */
+  public Map<Integer, Long> startOffsets(List<SplitReader> readers) {
+    List<Integer> partitions = new ArrayList<>();
+    for (SplitReader r : readers) {
+      partitions.add(((PartitionReader) r).partition());
+    }
+    return partitions.isEmpty() ? Map.of() : feed.startOffsets(partitions);
+  }
+
   /** See {@link KafkaPartitionFeed#release}. */
   void release(int partition) {
     feed.release(partition);

@@ -67,6 +67,8 @@ public final class SourceBackfillExecutor implements Executor, AutoCloseable {
   private final Schema schema;
   private final Upstream upstream;
   private final KafkaSplits splits;
+  private final List<SplitReader> readers;
+  private final Map<Integer, Long> starts;
   private final StateTable state;
   private final CreateMviewProgressReporter reporter;
   private final BackfillControl control;
@@ -87,11 +89,17 @@ public final class SourceBackfillExecutor implements Executor, AutoCloseable {
   /** Every partition FINISHED: chunks pass untouched. */
   private boolean caughtUp;
 
+  /**
+   * @param readers the partitions the actor's shard owns (listed when it was built)
+   * @param starts each owned partition's startup position (asked once, when it was built)
+   */
   public SourceBackfillExecutor(
       ExecutorInfo info,
       Schema schema,
       Executor upstream,
       KafkaSplits splits,
+      List<SplitReader> readers,
+      Map<Integer, Long> starts,
       StateTable state,
       CreateMviewProgressReporter reporter,
       Clock clock,
@@ -100,6 +108,8 @@ public final class SourceBackfillExecutor implements Executor, AutoCloseable {
     this.schema = schema;
     this.upstream = new Upstream(upstream);
     this.splits = splits;
+    this.readers = List.copyOf(readers);
+    this.starts = Map.copyOf(starts);
     this.state = state;
     this.reporter = reporter;
     this.control = new BackfillControl(info.actorId(), clock, rowsPerSecond);
@@ -310,14 +320,28 @@ public final class SourceBackfillExecutor implements Executor, AutoCloseable {
     }
   }
 
+  /**
+   * The state row saying the backfill began: after a recovery, an owned partition without a row of
+   * its own appeared after the backfill began, and the shared source reads it from its beginning.
+   */
+  static final String STARTED = "";
+
   private void start(Barrier b) {
     state.init(b.curr());
+    boolean resumed = state.get(Row.of(STARTED)) != null;
+    if (!resumed) {
+      state.insert(Row.of(STARTED, 0L, 0L, 0L, (long) Phase.FINISHED.ordinal(), -1L, true));
+    }
     List<Part> fresh = new ArrayList<>();
-    for (SplitReader r : splits.initial()) {
+    for (SplitReader r : readers) {
       Part p = new Part((KafkaSplits.PartitionReader) r);
       Row saved = state.get(Row.of(r.splitId()));
-      if (saved == null) {
-        p.start = r.startOffset();
+      if (saved == null && resumed) {
+        p.start = 0;
+        p.next = 0;
+        p.phase = Phase.FINISHED; // the live rows carry it, from its beginning
+      } else if (saved == null) {
+        p.start = starts.getOrDefault(p.reader.partition(), r.startOffset());
         p.next = p.start;
         fresh.add(p);
       } else {

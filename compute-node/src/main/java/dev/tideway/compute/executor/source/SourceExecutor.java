@@ -94,6 +94,9 @@ public final class SourceExecutor implements Executor, AutoCloseable {
   /** No actor reads this one yet ({@link #idleUntilRead}). */
   private boolean idle;
 
+  /** Splits that start where the startup position says (nothing persisted), while idle. */
+  private final java.util.Set<String> fromStartup = new java.util.HashSet<>();
+
   public SourceExecutor(
       ExecutorInfo info,
       List<SplitReader> splits,
@@ -144,13 +147,26 @@ public final class SourceExecutor implements Executor, AutoCloseable {
    * Reads nothing until an {@code Add} barrier adds an actor that reads this one: a shared source
    * whose job no view reads yet would otherwise read its topic only to drop it (and the first
    * view's backfill would read it all again). Its offsets stay where they start, so that view gets
-   * every row from the live stream.
+   * every row from the live stream; a split with no persisted offset takes its startup position
+   * again when reading starts ({@code latest} means then, not when the source was created).
    */
   public SourceExecutor idleUntilRead() {
     Checks.checkState(
         phase == Phase.WAITING_FOR_FIRST_BARRIER, "%s: idleUntilRead after the start", info);
     idle = true;
     return this;
+  }
+
+  /** Where {@code r} starts: its persisted offset, else its startup position. */
+  private long startOf(SplitReader r) {
+    java.util.OptionalLong saved = state.restore(r.splitId());
+    if (saved.isPresent()) {
+      return saved.getAsLong();
+    }
+    if (idle) {
+      fromStartup.add(r.splitId());
+    }
+    return r.startOffset();
   }
 
   private static Schema schemaOf(ExecutorInfo info, List<SplitReader> splits) {
@@ -265,7 +281,7 @@ public final class SourceExecutor implements Executor, AutoCloseable {
     for (String id : ids) {
       SplitReader r = available.get(id);
       Checks.checkArgument(r != null, "%s: assigned split %s is not known here", info, id);
-      offsets[owned.size()] = state.restore(id).orElseGet(r::startOffset);
+      offsets[owned.size()] = startOf(r);
       owned.add(r);
     }
     lastDiscoveryNanos = clock.nanoTime();
@@ -278,7 +294,7 @@ public final class SourceExecutor implements Executor, AutoCloseable {
 
   private Message onBarrier(Barrier b) {
     if (b.kind() != BarrierKind.INITIAL) { // an initial barrier closes no epoch of ours
-      for (int i = 0; i < owned.size(); i++) {
+      for (int i = 0; !idle && i < owned.size(); i++) { // idle: nothing read, nothing to keep
         state.persist(b.prev(), owned.get(i).splitId(), offsets[i]);
       }
       state.seal(b.curr(), b.prev());
@@ -302,6 +318,15 @@ public final class SourceExecutor implements Executor, AutoCloseable {
     if (idle && m instanceof Mutation.Add add) {
       for (List<Integer> ups : add.upstreamActors().values()) {
         idle &= !ups.contains(info.actorId()); // a new actor reads this one: start reading
+      }
+      if (!idle) {
+        // the startup position means "when reading starts" ('latest' is now, not when created)
+        for (int i = 0; i < owned.size(); i++) {
+          if (fromStartup.contains(owned.get(i).splitId())) {
+            offsets[i] = owned.get(i).startOffset();
+          }
+        }
+        fromStartup.clear();
       }
     }
     if (b.stops(info.actorId())) {
@@ -333,7 +358,7 @@ public final class SourceExecutor implements Executor, AutoCloseable {
           r.schema().types(),
           schema.types());
       offsets = java.util.Arrays.copyOf(offsets, owned.size() + 1);
-      offsets[owned.size()] = state.restore(r.splitId()).orElseGet(r::startOffset);
+      offsets[owned.size()] = startOf(r);
       owned.add(r);
       available.put(r.splitId(), r);
     }
