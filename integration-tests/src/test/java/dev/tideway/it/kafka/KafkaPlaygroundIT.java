@@ -4,15 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tideway.cli.cluster.Playground;
-import dev.tideway.cli.local.Probes;
-import dev.tideway.common.time.Clock;
 import dev.tideway.connector.kafka.EmbeddedKafka;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -48,13 +44,11 @@ class KafkaPlaygroundIT {
   }
 
   private Playground start() throws Exception {
-    return Playground.start(
-        new Playground.Options(dir, "127.0.0.1", 0, free(), free(), free(), 100), Clock.system());
+    return KafkaIts.start(dir);
   }
 
   private static Connection connect(Playground p) throws SQLException {
-    return DriverManager.getConnection(
-        "jdbc:postgresql://127.0.0.1:" + p.pgPort() + "/dev?user=root");
+    return KafkaIts.connect(p);
   }
 
   private String with(String topic) {
@@ -227,23 +221,6 @@ class KafkaPlaygroundIT {
     }
   }
 
-  private static void awaitRows(Statement st, String sql, List<String> want) throws Exception {
-    long deadline = System.nanoTime() + 60_000_000_000L;
-    List<String> got = List.of();
-    while (System.nanoTime() < deadline) {
-      got = rows(st, sql);
-      if (got.equals(want.stream().sorted().toList())) {
-        return;
-      }
-      Thread.sleep(200);
-    }
-    assertThat(got).as(sql).containsExactlyInAnyOrderElementsOf(want);
-  }
-
-  private static List<String> rows(Statement st, String sql) throws SQLException {
-    return Probes.sortedRows(st, sql, String::valueOf);
-  }
-
   private static KafkaProducer<byte[], byte[]> producer() {
     Properties p = new Properties();
     p.put("bootstrap.servers", kafka.bootstrapServers());
@@ -263,8 +240,14 @@ class KafkaPlaygroundIT {
   }
 
   private static int free() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
+    return KafkaIts.free();
+  }
+
+  private static void awaitRows(Statement st, String sql, List<String> want) throws Exception {
+    KafkaIts.awaitRows(st, sql, want, 60);
+  }
+
+  private static List<String> rows(Statement st, String sql) throws SQLException {
+    return KafkaIts.rows(st, sql);
   }
 }

@@ -4,28 +4,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tideway.barrier.local.LocalBarrierManager;
 import dev.tideway.cli.cluster.Playground;
-import dev.tideway.cli.local.Probes;
 import dev.tideway.common.fault.FailPoints;
-import dev.tideway.common.time.Clock;
 import dev.tideway.connector.kafka.EmbeddedKafka;
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -72,7 +65,7 @@ class KafkaSharedSourceIT {
     long more = 150_000;
     long live = 60_000;
     try (Playground p = start();
-        Connection c = connect(p);
+        Connection c = KafkaIts.connect(p);
         Statement st = c.createStatement();
         KafkaProducer<byte[], byte[]> producer = producer()) {
       produce(producer, "events", 3, produced, before);
@@ -159,7 +152,7 @@ class KafkaSharedSourceIT {
     kafka.createTopic("quiet", 2);
     AtomicLong produced = new AtomicLong();
     try (Playground p = start();
-        Connection c = connect(p);
+        Connection c = KafkaIts.connect(p);
         Statement st = c.createStatement();
         KafkaProducer<byte[], byte[]> producer = producer()) {
       st.execute(
@@ -187,8 +180,9 @@ class KafkaSharedSourceIT {
       awaitRows(st, "SELECT n FROM q1", List.of("19000"));
       awaitRows(st, "SELECT n, s FROM q2", List.of("19000|" + sumOf(19_000)));
       Thread.sleep(2_000); // nothing more may arrive
-      assertThat(rows(st, "SELECT n, s FROM q2")).containsExactly("19000|" + sumOf(19_000));
-      assertThat(rows(st, "SELECT name FROM rw_catalog.rw_materialized_views"))
+      assertThat(KafkaIts.rows(st, "SELECT n, s FROM q2"))
+          .containsExactly("19000|" + sumOf(19_000));
+      assertThat(KafkaIts.rows(st, "SELECT name FROM rw_catalog.rw_materialized_views"))
           .contains("q1", "q2");
     }
   }
@@ -257,44 +251,14 @@ class KafkaSharedSourceIT {
   }
 
   private Playground start() throws Exception {
-    return Playground.start(
-        new Playground.Options(dir, "127.0.0.1", 0, free(), free(), free(), 100), Clock.system());
-  }
-
-  private static Connection connect(Playground p) throws SQLException {
-    return DriverManager.getConnection(
-        "jdbc:postgresql://127.0.0.1:" + p.pgPort() + "/dev?user=root");
+    return KafkaIts.start(dir);
   }
 
   private static void awaitRows(Statement st, String sql, List<String> want) throws Exception {
-    long deadline = System.nanoTime() + 120_000_000_000L;
-    List<String> got = List.of();
-    while (System.nanoTime() < deadline) {
-      got = rows(st, sql);
-      if (got.equals(want.stream().sorted().toList())) {
-        return;
-      }
-      Thread.sleep(200);
-    }
-    assertThat(got).as(sql).containsExactlyInAnyOrderElementsOf(want);
-  }
-
-  private static List<String> rows(Statement st, String sql) throws SQLException {
-    return Probes.sortedRows(st, sql, String::valueOf);
+    KafkaIts.awaitRows(st, sql, want, 120);
   }
 
   private static KafkaProducer<byte[], byte[]> producer() {
-    Properties p = new Properties();
-    p.put("bootstrap.servers", kafka.bootstrapServers());
-    p.put("key.serializer", ByteArraySerializer.class.getName());
-    p.put("value.serializer", ByteArraySerializer.class.getName());
-    p.put("linger.ms", "5");
-    return new KafkaProducer<>(p);
-  }
-
-  private static int free() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
+    return KafkaIts.producer(kafka.bootstrapServers());
   }
 }
