@@ -135,6 +135,15 @@ class KafkaSourceClusterIT {
       }
       assertThat(rows(st, "SELECT grp, n, d, s FROM by_grp ORDER BY grp"))
           .containsExactlyElementsOf(perGroup);
+      // a view created now, on the separate-process cluster, backfills the topic's whole history
+      // (four partitions, one added while running, malformed records among them) through its
+      // source backfill and then follows the shared consumer: it holds the ledger exactly
+      st.execute(
+          "CREATE MATERIALIZED VIEW late AS SELECT count(*) AS n, count(DISTINCT id) AS d,"
+              + " sum(amount) AS s FROM events");
+      assertThat(rows(st, "SELECT n, d, s FROM late"))
+          .as("a later view over the shared source")
+          .containsExactly(want);
       Map<Long, Long> copied = new java.util.TreeMap<>();
       List<Long> twice = new ArrayList<>();
       java.util.regex.Pattern idAndAmount =
