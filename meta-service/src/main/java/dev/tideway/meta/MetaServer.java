@@ -5,6 +5,7 @@ import dev.tideway.common.time.Clock;
 import dev.tideway.meta.barrier.BarrierLog;
 import dev.tideway.meta.barrier.BarrierRunner;
 import dev.tideway.meta.barrier.GlobalBarrierManager;
+import dev.tideway.meta.barrier.SinkDeliveries;
 import dev.tideway.meta.catalog.CatalogCore;
 import dev.tideway.meta.catalog.DdlService;
 import dev.tideway.meta.cluster.FencedMetaStore;
@@ -280,6 +281,11 @@ public final class MetaServer implements MetaView, AutoCloseable {
   @Override
   public Map<Long, JobProgress> progress() {
     return barrier == null ? Map.of() : barrier.progress();
+  }
+
+  @Override
+  public Map<Integer, SinkDeliveries.Delivered> sinkDeliveries() {
+    return barrier == null ? Map.of() : barrier.sinkDeliveries();
   }
 
   @Override

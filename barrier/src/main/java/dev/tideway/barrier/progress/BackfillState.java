@@ -104,8 +104,8 @@ public sealed interface BackfillState
   /** Checks a code read from the wire. */
   static byte checkCode(byte code) {
     Checks.checkArgument(
-        code >= CONSUMING_UPSTREAM && code <= DONE_CONSUMING_LOG_STORE,
-        "backfill state code %s is not a reportable state",
+        code >= CONSUMING_UPSTREAM && code <= DONE_CONSUMING_LOG_STORE || code == SinkDelivery.CODE,
+        "progress code %s is neither a reportable backfill state nor a sink delivery",
         code);
     return code;
   }

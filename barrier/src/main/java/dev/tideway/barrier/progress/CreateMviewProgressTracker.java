@@ -151,6 +151,9 @@ public final class CreateMviewProgressTracker {
 
   private void applyBatch(ProgressBatch batch) {
     for (int i = 0; i < batch.size(); i++) {
+      if (batch.code(i) == SinkDelivery.CODE) {
+        continue; // a sink's delivery, not a creating job's progress
+      }
       int idx = actorIndex.get(batch.actorId(i), -1);
       if (idx < 0) {
         unknownActorReports++; // e.g. an actor of a cancelled job; RisingWave logs and ignores

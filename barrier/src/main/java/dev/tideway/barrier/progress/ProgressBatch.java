@@ -6,9 +6,10 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The progress reports of one epoch on one node, in report order (a later report of the same actor
- * wins), as parallel primitive arrays: growing it and reading it allocate nothing per report. It
- * travels in {@code BarrierCompleted} and reaches the tracker in {@code CommitEpoch}.
+ * The progress reports of one epoch on one node (backfill progress and {@link SinkDelivery}
+ * reports), in report order (a later report of the same actor wins), as parallel primitive arrays:
+ * growing it and reading it allocate nothing per report. It travels in {@code BarrierCompleted} and
+ * reaches the tracker in {@code CommitEpoch}.
  *
  * <p>Not thread-safe; owned by whoever holds it, handed over by message.
  */

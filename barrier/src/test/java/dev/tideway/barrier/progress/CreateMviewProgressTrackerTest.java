@@ -1,6 +1,7 @@
 package dev.tideway.barrier.progress;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tideway.barrier.epoch.Epoch;
 import dev.tideway.barrier.epoch.EpochPair;
@@ -330,6 +331,18 @@ class CreateMviewProgressTrackerTest {
     registerArrangement(1, 1);
     commit(true, keys(10, 10), batch(99, up(5)));
     assertThat(tracker.unknownActorReports()).isEqualTo(1);
+  }
+
+  @Test
+  void sinkDeliveriesRideInTheSameBatchWithoutTouchingJobs() {
+    registerArrangement(1, 1);
+    ProgressBatch b = batch(1, up(5));
+    b.add(42, SinkDelivery.CODE, 7_000 * MS, 123);
+    ProgressUpdate u = commit(true, keys(10, 10), b);
+    assertThat(tracker.unknownActorReports()).isZero();
+    assertThat(u.jobs().get(0).consumedRows()).isEqualTo(5);
+    assertThatThrownBy(() -> new ProgressBatch(1).add(1, (byte) 9, 0, 0))
+        .hasMessageContaining("progress code 9");
   }
 
   private static BackfillState up(long rows) {

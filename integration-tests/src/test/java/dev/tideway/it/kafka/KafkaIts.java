@@ -2,6 +2,8 @@ package dev.tideway.it.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tideway.cli.cluster.Playground;
 import dev.tideway.cli.local.Probes;
 import dev.tideway.common.time.Clock;
@@ -13,7 +15,9 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
@@ -45,6 +49,41 @@ final class KafkaIts {
       Thread.sleep(200);
     }
     assertThat(got).as(sql).containsExactlyInAnyOrderElementsOf(want);
+  }
+
+  /** What answers a meta dashboard's {@code /api/jobs}. */
+  interface JobsJson {
+    String get() throws Exception;
+  }
+
+  /**
+   * Waits up to 30 s for the dashboard's jobs ({@code jobs}) to show every sink with the delivered
+   * epoch {@code rw_sinks} reads back from Kafka: the sink actors report it to meta with their
+   * barriers (meta itself never talks to Kafka). Only sinks carry delivery fields.
+   */
+  static void awaitDashboardDeliveries(Statement st, JobsJson jobs) throws Exception {
+    Map<String, Long> kafkaSays = new TreeMap<>();
+    for (String row : rows(st, "SELECT name, delivered_epoch FROM rw_catalog.rw_sinks")) {
+      String[] f = row.split("\\|");
+      kafkaSays.put(f[0], Long.valueOf(f[1]));
+    }
+    Map<String, Long> dashboardSays = new TreeMap<>();
+    long until = System.nanoTime() + 30_000_000_000L;
+    while (!dashboardSays.equals(kafkaSays) && System.nanoTime() < until) {
+      dashboardSays.clear();
+      for (JsonNode j : new ObjectMapper().readTree(jobs.get())) {
+        if ("SINK".equals(j.path("kind").asText())) {
+          assertThat(j.path("deliveredAtMs").isNull()).isEqualTo(j.path("deliveredEpoch").isNull());
+          if (!j.path("deliveredEpoch").isNull()) {
+            dashboardSays.put(j.path("name").asText(), j.path("deliveredEpoch").asLong());
+          }
+        } else {
+          assertThat(j.has("deliveredEpoch")).as("only sinks deliver").isFalse();
+        }
+      }
+      Thread.sleep(200);
+    }
+    assertThat(dashboardSays).as("delivered epochs on the dashboard").isEqualTo(kafkaSays);
   }
 
   static List<String> rows(Statement st, String sql) throws SQLException {

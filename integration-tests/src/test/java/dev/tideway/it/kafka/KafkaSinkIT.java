@@ -52,11 +52,12 @@ class KafkaSinkIT {
   @Test
   void aSinkWritesEveryCommittedChangeExactlyOnceThroughRecoveries() throws Exception {
     int metricsPort = free();
+    int metaHttpPort = free();
     try (EmbeddedKafka kafka = EmbeddedKafka.start();
         Playground p =
             Playground.start(
                 new Playground.Options(
-                    dir, "127.0.0.1", 0, free(), free(), free(), metricsPort, 100),
+                    dir, "127.0.0.1", 0, metaHttpPort, free(), free(), metricsPort, 100),
                 Clock.system());
         Connection c =
             DriverManager.getConnection(
@@ -177,6 +178,18 @@ class KafkaSinkIT {
                   "SELECT name, delivered_epoch > 0, delivered_at IS NOT NULL, error IS NULL"
                       + " FROM rw_catalog.rw_sinks"))
           .containsExactly("changes|t|t|t", "totals|t|t|t");
+      // the dashboard's jobs show the same delivered epoch, which the sink actors report to meta
+      // with their barriers (meta itself never talks to Kafka)
+      KafkaIts.awaitDashboardDeliveries(
+          st,
+          () ->
+              java.net.http.HttpClient.newHttpClient()
+                  .send(
+                      java.net.http.HttpRequest.newBuilder(
+                              java.net.URI.create("http://127.0.0.1:" + metaHttpPort + "/api/jobs"))
+                          .build(),
+                      java.net.http.HttpResponse.BodyHandlers.ofString())
+                  .body());
       // and the compute node's metrics count each sink's deliveries and say when its last was
       String metrics =
           java.net.http.HttpClient.newHttpClient()

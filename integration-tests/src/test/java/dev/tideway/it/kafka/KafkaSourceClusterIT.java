@@ -164,6 +164,14 @@ class KafkaSourceClusterIT {
       assertThat(copied)
           .as("the sink's topic holds every acknowledged record")
           .isEqualTo(new java.util.TreeMap<>(ledger));
+      // the leader's dashboard shows the sink's delivered epoch, reported over the wire by its
+      // actor on another process
+      KafkaIts.awaitDashboardDeliveries(
+          st,
+          () -> {
+            String r = c.get(c.leaderHttpPort(), "/api/jobs");
+            return r.startsWith("200 ") ? r.substring(4) : "[]";
+          });
       assertThat(rows(st, "SELECT part FROM by_part ORDER BY part"))
           .as("the partition added while running is read")
           .containsExactly("0", "1", "2", "3");

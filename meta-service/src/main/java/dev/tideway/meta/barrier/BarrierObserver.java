@@ -1,6 +1,8 @@
 package dev.tideway.meta.barrier;
 
+import dev.tideway.barrier.progress.ProgressBatch;
 import dev.tideway.protocol.catalog.VersionPointer;
+import java.util.List;
 
 /**
  * What the barrier loop reports for metrics, from its owner thread. Implementations must be cheap
@@ -21,6 +23,12 @@ public interface BarrierObserver {
    * ZooKeeper. Frontends and compute nodes learn it from here ({@code StateStore.refresh}).
    */
   default void onEpochCommitted(long epoch, VersionPointer pointer) {}
+
+  /**
+   * The actors' reports of the epochs a checkpoint just committed, oldest first (backfill progress
+   * and sink deliveries), after {@link #onEpochCommitted}.
+   */
+  default void onReportsCommitted(List<ProgressBatch> reports) {}
 
   /** Both observers, {@code a} first. */
   static BarrierObserver both(BarrierObserver a, BarrierObserver b) {
@@ -47,6 +55,12 @@ public interface BarrierObserver {
       public void onEpochCommitted(long epoch, VersionPointer pointer) {
         a.onEpochCommitted(epoch, pointer);
         b.onEpochCommitted(epoch, pointer);
+      }
+
+      @Override
+      public void onReportsCommitted(List<ProgressBatch> reports) {
+        a.onReportsCommitted(reports);
+        b.onReportsCommitted(reports);
       }
     };
   }

@@ -73,6 +73,9 @@ public final class BarrierRunner<S> implements LeadershipListener {
   private volatile GlobalBarrierManager<S> current;
   private List<AutoCloseable> tasks = List.of();
 
+  /** The sinks' deliveries as the last commit of this process's terms reported them. */
+  private final SinkDeliveries sinks = new SinkDeliveries();
+
   /** The process's metrics, observed besides the wiring's observer; null for none. */
   private volatile BarrierObserver observer;
 
@@ -115,9 +118,11 @@ public final class BarrierRunner<S> implements LeadershipListener {
                 wiring.versions(),
                 ddl,
                 wiring.progressListener(),
-                observer == null
-                    ? wiring.observer()
-                    : BarrierObserver.both(observer, wiring.observer()),
+                BarrierObserver.both(
+                    sinks,
+                    observer == null
+                        ? wiring.observer()
+                        : BarrierObserver.both(observer, wiring.observer())),
                 wiring.backoff()),
             term);
     current = self[0];
@@ -145,6 +150,11 @@ public final class BarrierRunner<S> implements LeadershipListener {
     if (m != null) {
       m.close();
     }
+  }
+
+  /** Each running sink actor's delivery at the last commit; empty when not leading. */
+  public Map<Integer, SinkDeliveries.Delivered> sinkDeliveries() {
+    return current == null ? Map.of() : sinks.byActor();
   }
 
   /** The creating jobs' progress at the last commit; empty when not leading. */

@@ -778,6 +778,7 @@ public final class GlobalBarrierManager<S> implements AutoCloseable {
     log.committed(c.epoch().curr(), deps.clock().currentTimeMillis());
     deps.observer().onCommitted((deps.clock().nanoTime() - t0) / 1e9);
     deps.observer().onEpochCommitted(c.committedEpoch(), v.pointer());
+    deps.observer().onReportsCommitted(c.progress());
     if (u.checkpointNeeded()) {
       core.requestForceCheckpoint();
     }

@@ -3,13 +3,17 @@ package dev.tideway.meta.http;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
+import dev.tideway.barrier.epoch.Epoch;
 import dev.tideway.barrier.progress.JobProgress;
 import dev.tideway.common.exec.Threads;
 import dev.tideway.meta.barrier.BarrierLog;
+import dev.tideway.meta.barrier.SinkDeliveries;
 import dev.tideway.protocol.catalog.CatalogObject;
 import dev.tideway.protocol.catalog.CatalogState;
+import dev.tideway.protocol.catalog.FragmentGraph;
 import dev.tideway.protocol.catalog.JobRecord;
 import dev.tideway.protocol.catalog.NodeInfo;
+import dev.tideway.protocol.catalog.ObjectKind;
 import io.prometheus.metrics.exporter.httpserver.MetricsHandler;
 import java.io.IOException;
 import java.io.InputStream;
@@ -169,6 +173,7 @@ public final class MetaHttpServer implements AutoCloseable {
     List<Object> out = new ArrayList<>();
     CatalogState s =
         view.catalog().orElseThrow(() -> new IllegalStateException("catalog not loaded"));
+    Map<Integer, SinkDeliveries.Delivered> deliveries = view.sinkDeliveries();
     for (JobRecord j : s.jobs().values()) {
       CatalogObject o = s.objects().get(j.jobId());
       Map<String, Object> m = new LinkedHashMap<>();
@@ -180,9 +185,36 @@ public final class MetaHttpServer implements AutoCloseable {
       m.put("createdAtMs", j.createdAtMs());
       m.put("definition", j.definition());
       m.put("error", j.error());
+      if (o != null && o.kind() == ObjectKind.SINK) {
+        putDelivery(m, s.fragments().get(j.jobId()), deliveries);
+      }
       out.add(m);
     }
     return out;
+  }
+
+  /**
+   * A sink's delivery from its actors' reports: the epoch every actor's target holds (the least),
+   * its time, and the records delivered since the actors started; null when meta has no report (a
+   * standby, or before the sink's first checkpoint).
+   */
+  private static void putDelivery(
+      Map<String, Object> m, FragmentGraph g, Map<Integer, SinkDeliveries.Delivered> deliveries) {
+    long epoch = Long.MAX_VALUE;
+    long records = 0;
+    boolean any = false;
+    for (FragmentGraph.Actor a : g == null ? List.<FragmentGraph.Actor>of() : g.actors()) {
+      SinkDeliveries.Delivered d = deliveries.get(a.actorId());
+      if (d != null) {
+        any = true;
+        epoch = Math.min(epoch, d.epoch());
+        records += d.records();
+      }
+    }
+    boolean delivered = any && epoch > 0;
+    m.put("deliveredEpoch", delivered ? epoch : null);
+    m.put("deliveredAtMs", delivered ? Epoch.unixMillis(epoch) : null);
+    m.put("deliveredRecords", any ? records : null);
   }
 
   static Map<String, Object> barriers(MetaView view) {

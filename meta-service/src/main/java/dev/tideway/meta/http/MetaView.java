@@ -2,6 +2,7 @@ package dev.tideway.meta.http;
 
 import dev.tideway.barrier.progress.JobProgress;
 import dev.tideway.meta.barrier.BarrierLog;
+import dev.tideway.meta.barrier.SinkDeliveries;
 import dev.tideway.protocol.catalog.CatalogState;
 import dev.tideway.protocol.catalog.LeaderInfo;
 import dev.tideway.protocol.catalog.NodeInfo;
@@ -29,6 +30,11 @@ public interface MetaView {
 
   /** The creating jobs' structured progress at the last commit (leader only; else empty). */
   default Map<Long, JobProgress> progress() {
+    return Map.of();
+  }
+
+  /** Each running sink actor's delivery at the last commit, by actor (leader only; else empty). */
+  default Map<Integer, SinkDeliveries.Delivered> sinkDeliveries() {
     return Map.of();
   }
 

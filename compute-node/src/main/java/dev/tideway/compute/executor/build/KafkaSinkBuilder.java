@@ -43,7 +43,8 @@ public final class KafkaSinkBuilder implements ExecutorBuilder {
         StateTables.open(ctx.stateStore(), sink.logStore()),
         ctx.stateStore(),
         sink.logStore().tableId(),
-        ctx.connectorStats());
+        ctx.connectorStats(),
+        ctx.progressSink());
   }
 
   /** The columns written: {@code _sink.columns} (the query's visible ones), else all. */

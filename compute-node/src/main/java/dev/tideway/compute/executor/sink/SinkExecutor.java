@@ -5,6 +5,8 @@ import dev.tideway.barrier.executor.ExecutorInfo;
 import dev.tideway.barrier.message.Barrier;
 import dev.tideway.barrier.message.BarrierKind;
 import dev.tideway.barrier.message.Message;
+import dev.tideway.barrier.progress.ProgressSink;
+import dev.tideway.barrier.progress.SinkDelivery;
 import dev.tideway.common.fault.FailPoints;
 import dev.tideway.common.row.Row;
 import dev.tideway.common.types.Schema;
@@ -29,6 +31,9 @@ import java.util.TreeMap;
  * at-least-once delivery the log store is not used: an epoch's records are sent and flushed on its
  * barrier.
  *
+ * <p>With every barrier it reports to meta ({@link SinkDelivery}) the newest epoch Kafka holds and
+ * the records sent since it started, for the dashboard.
+ *
  * <p>Runs as a singleton (the planner puts a SIMPLE exchange before it). Confined to the actor's
  * thread.
  */
@@ -48,6 +53,7 @@ public final class SinkExecutor implements Executor, AutoCloseable {
   private final StateStore store;
   private final int sinkId;
   private final ConnectorStats stats;
+  private final ProgressSink progress;
 
   /** Log rows of the epochs closed but not yet delivered, by epoch. */
   private final TreeMap<Long, List<Row>> pending = new TreeMap<>();
@@ -56,6 +62,11 @@ public final class SinkExecutor implements Executor, AutoCloseable {
   private long currEpoch;
   private int seq;
   private boolean started;
+
+  /** The newest epoch Kafka holds (0: none yet), and the records this executor sent. */
+  private long deliveredEpoch;
+
+  private long deliveredRecords;
 
   public SinkExecutor(
       ExecutorInfo info,
@@ -66,7 +77,9 @@ public final class SinkExecutor implements Executor, AutoCloseable {
       StateTable log,
       StateStore store,
       int sinkId,
-      ConnectorStats stats) {
+      ConnectorStats stats,
+      ProgressSink progress) {
+    this.progress = progress;
     this.sinkId = sinkId;
     this.stats = stats;
     this.info = info;
@@ -112,7 +125,8 @@ public final class SinkExecutor implements Executor, AutoCloseable {
       started = true;
       log.init(b.curr());
       if (exactlyOnce) {
-        recover(writer.open());
+        deliveredEpoch = writer.open();
+        recover(deliveredEpoch);
       } else {
         writer.open();
       }
@@ -132,6 +146,8 @@ public final class SinkExecutor implements Executor, AutoCloseable {
     }
     currEpoch = b.curr();
     seq = 0;
+    progress.reportProgress(
+        b.epoch(), info.actorId(), SinkDelivery.CODE, deliveredEpoch, deliveredRecords);
   }
 
   /**
@@ -176,6 +192,8 @@ public final class SinkExecutor implements Executor, AutoCloseable {
       throw e;
     }
     stats.delivered(sinkId, epoch, records.size());
+    deliveredEpoch = epoch;
+    deliveredRecords += records.size();
   }
 
   private static List<byte[][]> records(List<Row> rows) {
