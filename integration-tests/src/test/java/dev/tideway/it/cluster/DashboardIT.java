@@ -26,10 +26,11 @@ import org.junit.jupiter.api.io.TempDir;
  * in progress. Without Chromium the class is skipped, except on CI (environment variable {@code CI}
  * set), where {@code .ci/run} installs Debian's chromium.
  */
-class DashboardIT {
+public class DashboardIT {
   @TempDir Path dir;
 
-  private static String chromium() {
+  /** The browser on the PATH, or null. */
+  public static String chromium() {
     for (String name : List.of("chromium", "chromium-browser", "google-chrome")) {
       for (String d : System.getenv().getOrDefault("PATH", "/usr/bin").split(File.pathSeparator)) {
         File f = new File(d, name);
@@ -42,7 +43,7 @@ class DashboardIT {
   }
 
   /** The DOM after the page's script ran for a few (virtual) seconds. */
-  private static String render(String browser, int port) throws Exception {
+  public static String render(String browser, int port) throws Exception {
     Process p =
         new ProcessBuilder(
                 browser,
@@ -61,7 +62,7 @@ class DashboardIT {
   }
 
   /** The inner HTML of the element with id {@code id} (tables here hold no nested tbody). */
-  private static String section(String dom, String id) {
+  public static String section(String dom, String id) {
     Matcher m = Pattern.compile("id=\"" + id + "\">(.*?)</tbody>", Pattern.DOTALL).matcher(dom);
     assertThat(m.find()).as("the page has #%s: %s", id, dom).isTrue();
     return m.group(1);

@@ -190,6 +190,16 @@ class KafkaSinkIT {
                           .build(),
                       java.net.http.HttpResponse.BodyHandlers.ofString())
                   .body());
+      // and the page draws them: each sink's row names its delivered epoch
+      String browser = dev.tideway.it.cluster.DashboardIT.chromium();
+      if (browser != null) {
+        String jobs =
+            dev.tideway.it.cluster.DashboardIT.section(
+                dev.tideway.it.cluster.DashboardIT.render(browser, metaHttpPort), "jobs");
+        for (String row : rows(st, "SELECT delivered_epoch FROM rw_catalog.rw_sinks")) {
+          assertThat(jobs).contains("epoch " + row + " · ");
+        }
+      }
       // and the compute node's metrics count each sink's deliveries and say when its last was
       String metrics =
           java.net.http.HttpClient.newHttpClient()
