@@ -36,6 +36,14 @@ public final class KafkaPartitionFeed implements AutoCloseable {
   private final Map<Integer, Long> next = new HashMap<>();
 
   private final Set<Integer> assigned = new TreeSet<>();
+
+  /**
+   * Every partition the topic was seen with: partitions are never removed from a Kafka topic, but a
+   * metadata answer right after partitions were added can be stale (seen: three partitions, then
+   * one again), and a source must not forget a partition it has read.
+   */
+  private final Set<Integer> seen = new TreeSet<>();
+
   private int buffered;
 
   public KafkaPartitionFeed(KafkaSourceConfig config, String clientId) {
@@ -43,18 +51,19 @@ public final class KafkaPartitionFeed implements AutoCloseable {
     this.consumer = new KafkaConsumer<>(config.consumerConfig(clientId));
   }
 
-  /** The topic's partition numbers, ascending; fails when the topic does not exist. */
+  /**
+   * The topic's partition numbers, ascending, never fewer than an earlier call returned; fails when
+   * the topic does not exist.
+   */
   public List<Integer> partitions() {
     List<PartitionInfo> infos = consumer.partitionsFor(config.topic(), Duration.ofSeconds(10));
     if (infos == null || infos.isEmpty()) {
       throw new KafkaException("topic \"" + config.topic() + "\" does not exist");
     }
-    List<Integer> out = new ArrayList<>();
     for (PartitionInfo i : infos) {
-      out.add(i.partition());
+      seen.add(i.partition());
     }
-    out.sort(null);
-    return out;
+    return new ArrayList<>(seen);
   }
 
   /** Where {@code partition} starts when no offset was committed, by the startup mode. */

@@ -123,11 +123,24 @@ public final class CalciteValues {
       default -> {
         v = rs.getObject(i);
         if (v instanceof java.sql.Array array) {
-          v = arrayText(java.util.Arrays.asList((Object[]) array.getArray())); // array_agg, ...
+          v = arrayText(elements(array.getArray())); // array_agg, ARRAY[...], ...
         }
       }
     }
     return v == null ? null : coerce(t, v);
+  }
+
+  /** The elements of a JDBC array's value: boxed when Calcite hands a primitive array. */
+  private static java.util.List<Object> elements(Object array) {
+    if (array instanceof Object[] objects) {
+      return java.util.Arrays.asList(objects);
+    }
+    int n = java.lang.reflect.Array.getLength(array);
+    java.util.List<Object> out = new java.util.ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      out.add(java.lang.reflect.Array.get(array, i));
+    }
+    return out;
   }
 
   /** Coerces a JDBC or Calcite value to the Java class of {@code t}. */

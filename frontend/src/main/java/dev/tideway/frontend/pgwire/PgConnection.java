@@ -382,6 +382,8 @@ final class PgConnection implements Runnable {
       p.paramTypes().forEach(t -> writer.putInt(PgType.of(t).oid()));
       writer.end();
       describeColumns(p.columns(), new short[0]);
+    } else if (kind == 'P' && !portals.containsKey(name) && session.cursorColumns(name) != null) {
+      describeColumns(session.cursorColumns(name), new short[0]); // a DECLAREd cursor is a portal
     } else if (kind == 'P') {
       Portal portal = portal(name);
       describeColumns(portal.prepared.columns(), portal.resultFormats);

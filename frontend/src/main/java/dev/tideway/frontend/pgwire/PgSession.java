@@ -106,6 +106,14 @@ public interface PgSession {
     return 'I';
   }
 
+  /**
+   * The columns of the session's cursor {@code name} ({@code DECLARE name CURSOR FOR …}), or null:
+   * clients describe a cursor as a portal of that name (psycopg's server-side cursors do).
+   */
+  default List<Column> cursorColumns(String name) {
+    return null;
+  }
+
   /** Asks the running statement to stop with {@code 57014}; callable from any thread. */
   void cancel();
 

@@ -16,6 +16,8 @@ public final class SqlState {
   public static final String INVALID_CATALOG_NAME = "3D000";
   public static final String INVALID_SQL_STATEMENT_NAME = "26000";
   public static final String INVALID_CURSOR_NAME = "34000";
+  public static final String DUPLICATE_CURSOR = "42P03";
+  public static final String NO_ACTIVE_SQL_TRANSACTION = "25P01";
   public static final String SYNTAX_ERROR = "42601";
   public static final String UNDEFINED_TABLE = "42P01";
   public static final String UNDEFINED_COLUMN = "42703";

@@ -6,8 +6,11 @@ import dev.tideway.common.types.Datums;
 import dev.tideway.common.types.TypeId;
 import dev.tideway.frontend.batch.CalciteValues;
 import dev.tideway.frontend.pgwire.PgException;
+import dev.tideway.frontend.pgwire.PgType;
 import dev.tideway.frontend.pgwire.SqlState;
 import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The assignment cast of values of type {@code from} into column {@code c}, chosen once per result
@@ -133,5 +136,28 @@ interface Coercion {
               + " but expression is of type "
               + from.sqlName().toLowerCase());
     }
+  }
+
+  /**
+   * The parameter types of a statement: per PostgreSQL parameter number, the type the client gave
+   * ({@code paramOids}), else the one Calcite inferred for its first {@code ?}, else VARCHAR.
+   */
+  static List<DataType> paramTypes(List<Integer> order, List<DataType> calcite, int[] oids) {
+    int n = Math.max(oids.length, order.stream().mapToInt(Integer::intValue).max().orElse(0));
+    List<DataType> out = new ArrayList<>();
+    for (int k = 1; k <= n; k++) {
+      DataType t = null;
+      if (k <= oids.length && oids[k - 1] != 0) {
+        PgType pt = PgType.ofOid(oids[k - 1]);
+        t = pt == null ? DataType.VARCHAR : pt.dataType();
+      }
+      for (int i = 0; t == null && i < order.size(); i++) {
+        if (order.get(i) == k && i < calcite.size()) {
+          t = calcite.get(i);
+        }
+      }
+      out.add(t == null ? DataType.VARCHAR : t);
+    }
+    return out;
   }
 }

@@ -11,7 +11,6 @@ import dev.tideway.frontend.meta.MetaClient;
 import dev.tideway.frontend.meta.RelationKind;
 import dev.tideway.frontend.pgwire.PgException;
 import dev.tideway.frontend.pgwire.PgSession;
-import dev.tideway.frontend.pgwire.PgType;
 import dev.tideway.frontend.pgwire.SqlState;
 import dev.tideway.frontend.plan.StreamPlanBuilder;
 import dev.tideway.frontend.sql.Statement;
@@ -60,6 +59,7 @@ public final class Session implements PgSession {
   private final DmlRunner dml;
   private final SessionVars vars = new SessionVars();
   private final JobSlot job = new JobSlot();
+  private final Cursors cursors = new Cursors();
 
   /** This session wrote since its last flush: its next read must wait for a checkpoint. */
   private boolean unflushedWrites;
@@ -122,6 +122,8 @@ public final class Session implements PgSession {
         columns = emptyColumns(e);
       } else if (s instanceof Statement.PrimaryKeys) {
         columns = primaryKeyColumns();
+      } else if (s instanceof Statement.Cursor c) {
+        columns = cursors.columns(c);
       } else if (s instanceof Statement.Show sh) {
         columns = ShowCommands.columns(sh.what());
       } else if (s instanceof Statement.Explain) {
@@ -130,7 +132,7 @@ public final class Session implements PgSession {
         columns = List.of(new Column("Id", DataType.BIGINT));
       }
       return new Prepared(
-          sql, paramTypes(parsed.paramOrder(), calciteParams, paramOids), columns, parsed);
+          sql, Coercion.paramTypes(parsed.paramOrder(), calciteParams, paramOids), columns, parsed);
     } finally {
       PgFunctions.CURRENT.remove();
       PgFunctions.USER.remove();
@@ -197,24 +199,9 @@ public final class Session implements PgSession {
     return e.columns().stream().map(n -> new Column(n, DataType.VARCHAR)).toList();
   }
 
-  private static List<DataType> paramTypes(
-      List<Integer> order, List<DataType> calcite, int[] oids) {
-    int n = Math.max(oids.length, order.stream().mapToInt(Integer::intValue).max().orElse(0));
-    List<DataType> out = new ArrayList<>();
-    for (int k = 1; k <= n; k++) {
-      DataType t = null;
-      if (k <= oids.length && oids[k - 1] != 0) {
-        PgType pt = PgType.ofOid(oids[k - 1]);
-        t = pt == null ? DataType.VARCHAR : pt.dataType();
-      }
-      for (int i = 0; t == null && i < order.size(); i++) {
-        if (order.get(i) == k && i < calcite.size()) {
-          t = calcite.get(i);
-        }
-      }
-      out.add(t == null ? DataType.VARCHAR : t);
-    }
-    return out;
+  @Override
+  public List<Column> cursorColumns(String name) {
+    return cursors.columnsOf(name);
   }
 
   @Override
@@ -295,6 +282,7 @@ public final class Session implements PgSession {
         Tx was = tx;
         tx = Tx.IDLE;
         dml.transaction(false);
+        cursors.endOfBlock();
         if (was == Tx.IDLE) {
           notices.notice("there is no transaction in progress");
           return Result.command("COMMIT");
@@ -313,6 +301,7 @@ public final class Session implements PgSession {
         }
         tx = Tx.IDLE;
         dml.transaction(false);
+        cursors.endOfBlock();
         dml.abortPending(new IllegalStateException("rolled back"));
         return Result.command("ROLLBACK");
       }
@@ -345,6 +334,9 @@ public final class Session implements PgSession {
     }
     if (s instanceof Statement.EmptyCatalogQuery e) {
       return Result.rows(emptyColumns(e), List.of());
+    }
+    if (s instanceof Statement.Cursor c) {
+      return cursors.run(c, tx != Tx.IDLE, q -> run(new Statement.Query(q), q, params, notices));
     }
     if (s instanceof Statement.PrimaryKeys pk) {
       return Result.rows(primaryKeyColumns(), primaryKeys(pk, params));

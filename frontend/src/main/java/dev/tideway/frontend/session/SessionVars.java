@@ -31,6 +31,14 @@ final class SessionVars {
     vars.put("server_version_num", "130014");
     vars.put("standard_conforming_strings", "on");
     vars.put("transaction_isolation", "read committed");
+    vars.put("default_transaction_isolation", "read committed");
+    vars.put("transaction_read_only", "off");
+    vars.put("default_transaction_read_only", "off");
+    vars.put("integer_datetimes", "on");
+    vars.put("max_identifier_length", "63");
+    vars.put("server_encoding", "UTF8");
+    vars.put("lc_collate", "C");
+    vars.put("lc_ctype", "C");
     vars.put("statement_timeout", "0");
     vars.put("streaming_parallelism", "default");
     // RisingWave's: FLUSH after every INSERT/UPDATE/DELETE, so the next query sees the write

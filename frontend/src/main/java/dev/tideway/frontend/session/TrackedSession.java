@@ -60,6 +60,11 @@ public final class TrackedSession implements PgSession {
   }
 
   @Override
+  public List<Column> cursorColumns(String name) {
+    return inner.cursorColumns(name);
+  }
+
+  @Override
   public void cancel() {
     inner.cancel();
   }

@@ -47,6 +47,7 @@ final class TransactionRules {
         || s instanceof Statement.SetVar
         || s instanceof Statement.Flush
         || s instanceof Statement.NoOp
+        || s instanceof Statement.Cursor
         || s instanceof Statement.EmptyCatalogQuery
         || s instanceof Statement.PrimaryKeys
         || s instanceof Statement.Explain;

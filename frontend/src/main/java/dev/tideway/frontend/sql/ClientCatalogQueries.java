@@ -12,6 +12,9 @@ import java.util.regex.Pattern;
  * <ul>
  *   <li>pgjdbc's {@code DatabaseMetaData.getPrimaryKeys} → {@link Statement.PrimaryKeys}, answered
  *       from the catalog's pk;
+ *   <li>SQLAlchemy's reflection: the primary key's {@code unnest(ix.indkey)} reads {@code
+ *       pg_catalog.tw_pk_columns} instead, and a column's identity options (from sequences, which
+ *       do not exist here) are NULL;
  *   <li>psql's {@code \d+ NAME} relation info: its {@code reloptions} column (an array expression)
  *       becomes {@code ''}, since relations here have no storage options.
  * </ul>
@@ -30,6 +33,21 @@ final class ClientCatalogQueries {
           "(n\\.nspname|ct\\.relname)\\s*=\\s*(\\$\\d+|'(?:[^']|'')*'|E'(?:[^']|'')*')");
 
   private ClientCatalogQueries() {}
+
+  /** SQLAlchemy's primary key columns: {@code unnest(ix.indkey)} with their positions. */
+  private static final Pattern PK_UNNEST =
+      Pattern.compile(
+          "SELECT\\s+unnest\\(ix\\.indkey\\)\\s+attnum,\\s*generate_subscripts\\(ix\\.indkey,"
+              + "\\s*1\\)\\s+ord\\s+FROM\\s+pg_index\\s+ix\\s+WHERE\\s+ix\\.indrelid\\s*=\\s*"
+              + "(\\$\\d+|\\d+)\\s+AND\\s+ix\\.indisprimary",
+          Pattern.CASE_INSENSITIVE);
+
+  /** SQLAlchemy's column identity options, from sequences (there are none here). */
+  private static final Pattern IDENTITY_OPTIONS =
+      Pattern.compile(
+          "\\(\\s*SELECT\\s+json_build_object\\(.*?\\)::regclass::oid\\s*\\)\\s+as"
+              + " identity_options",
+          Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
 
   private static final Pattern FIRST_SCHEMA =
       Pattern.compile("\\((?:pg_catalog\\.)?current_schemas\\((?i:true|false)\\)\\)\\[1\\]");
@@ -52,6 +70,16 @@ final class ClientCatalogQueries {
    */
   static String rewrite(String sql) {
     String out = sql;
+    if (out.contains("unnest(ix.indkey)")) {
+      out =
+          PK_UNNEST
+              .matcher(out)
+              .replaceFirst(
+                  "SELECT ix.attnum, ix.ord FROM pg_catalog.tw_pk_columns ix WHERE ix.indrelid = $1");
+    }
+    if (out.contains("identity_options")) {
+      out = IDENTITY_OPTIONS.matcher(out).replaceFirst("NULL AS identity_options");
+    }
     if (out.contains("c.reloptions")) {
       out = RELOPTIONS.matcher(out).replaceFirst("''");
     }

@@ -60,7 +60,24 @@ final class EmptyCatalogQueries {
                   "CARDINALITY",
                   "PAGES",
                   "FILTER_CONDITION",
-                  "REMARKS")));
+                  "REMARKS")),
+          // SQLAlchemy's Inspector.get_indexes: there are no secondary indexes here
+          new Known(
+              "SELECT i.relname as relname, ix.indisunique, ix.indexprs,",
+              "pg_class t join pg_index ix on t.oid = ix.indrelid join pg_class i",
+              List.of(
+                  "relname",
+                  "indisunique",
+                  "indexprs",
+                  "attname",
+                  "attnum",
+                  "conrelid",
+                  "indkey",
+                  "indoption",
+                  "reloptions",
+                  "amname",
+                  "pg_get_expr",
+                  "indnkeyatts")));
 
   private EmptyCatalogQueries() {}
 

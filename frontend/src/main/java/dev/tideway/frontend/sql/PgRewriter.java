@@ -22,8 +22,9 @@ import org.apache.calcite.sql.parser.SqlAbstractParserImpl;
  *   <li>words Calcite reserves and PostgreSQL does not, used as names: {@code count}, {@code sum},
  *       {@code min}, {@code max}, {@code avg}, {@code value}, {@code one} when no {@code (}
  *       follows, and any reserved word as the last word of a select item after {@code AS} ({@code
- *       SELECT 1 AS one}), and {@code member} after a {@code .} (psql's {@code m.member}), are
- *       quoted.
+ *       SELECT 1 AS one}), {@code member} after a {@code .} (psql's {@code m.member}), and {@code
+ *       at} unless {@code TIME ZONE} or {@code LOCAL} follows, are quoted;
+ *   <li>{@code SELECT … WHERE} without {@code FROM} reads a one-row {@code VALUES}.
  * </ul>
  *
  * <p>Everything else PostgreSQL-specific ({@code ::}, {@code ~}, {@code INTERVAL '1 hour'},
@@ -52,10 +53,43 @@ final class PgRewriter {
     return new Rewritten(text, List.copyOf(r.params), !text.equals(sql));
   }
 
+  /** Per paren depth: 0 no SELECT open, 1 a SELECT without FROM yet, 2 its FROM seen. */
+  private byte[] selectAt = new byte[8];
+
+  private int depth;
+
+  /**
+   * Follows parentheses, {@code SELECT} and {@code FROM}; true when {@code tok} is a {@code WHERE}
+   * of a {@code SELECT} without {@code FROM} ({@code SELECT 1 WHERE true}), which PostgreSQL allows
+   * and Calcite's grammar does not.
+   */
+  private boolean whereWithoutFrom(List<Token> t, int i, Token tok) {
+    if (tok.kind() == Token.Kind.LPAREN) {
+      depth++;
+      if (depth == selectAt.length) {
+        selectAt = java.util.Arrays.copyOf(selectAt, depth * 2);
+      }
+      selectAt[depth] = 0;
+    } else if (tok.kind() == Token.Kind.RPAREN) {
+      depth = Math.max(0, depth - 1);
+    } else if (tok.isWord("SELECT")) {
+      selectAt[depth] = 1;
+    } else if (tok.isWord("FROM") && !previous(t, i).isWord("DISTINCT")) {
+      selectAt[depth] = selectAt[depth] == 1 ? 2 : selectAt[depth];
+    } else if (tok.isWord("WHERE") && selectAt[depth] == 1) {
+      selectAt[depth] = 2;
+      return true;
+    }
+    return false;
+  }
+
   private void run(List<Token> t) {
     int i = 0;
     while (i < t.size()) {
       Token tok = t.get(i);
+      if (whereWithoutFrom(t, i, tok)) {
+        out.add("FROM (VALUES (0)) AS \"?dual\" ");
+      }
       if (tok.isWord("OPERATOR") && next(t, i, 1).kind() == Token.Kind.LPAREN) {
         int close = indexOfKind(t, i, Token.Kind.RPAREN);
         out.add(" " + t.get(close - 1).text() + " ");
@@ -89,6 +123,13 @@ final class PgRewriter {
       if (tok.kind() == Token.Kind.WORD
           && NAME_WORDS.contains(tok.text().toUpperCase(Locale.ROOT))
           && next(t, i, 1).kind() != Token.Kind.LPAREN) {
+        out.add("\"" + tok.text().toLowerCase(Locale.ROOT) + "\"");
+        i++;
+        continue;
+      }
+      if (tok.isWord("AT") && !next(t, i, 1).isWord("TIME") && !next(t, i, 1).isWord("LOCAL")) {
+        // a column name PostgreSQL does not reserve (SQLAlchemy's DateTime columns): only AT TIME
+        // ZONE / AT LOCAL use the word
         out.add("\"" + tok.text().toLowerCase(Locale.ROOT) + "\"");
         i++;
         continue;

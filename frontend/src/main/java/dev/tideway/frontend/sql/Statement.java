@@ -162,6 +162,24 @@ public sealed interface Statement {
       implements Statement {}
 
   /** Accepted and ignored, answered with {@code tag} (DISCARD ALL, RESET, ...). */
+  /**
+   * {@code DECLARE name CURSOR [WITH HOLD] FOR query}, {@code FETCH}/{@code MOVE [FORWARD] [n |
+   * ALL] [FROM] name}, {@code CLOSE name | ALL} (name null).
+   *
+   * @param count rows to fetch or skip; {@link #ALL} for all that remain
+   */
+  record Cursor(Kind kind, String name, String query, long count, boolean hold)
+      implements Statement {
+    public static final long ALL = Long.MAX_VALUE;
+
+    public enum Kind {
+      DECLARE,
+      FETCH,
+      MOVE,
+      CLOSE
+    }
+  }
+
   record NoOp(String tag) implements Statement {}
 
   /**

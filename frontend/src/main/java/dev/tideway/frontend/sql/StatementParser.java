@@ -122,6 +122,7 @@ public final class StatementParser {
       case "SHOW", "SET", "FLUSH", "CANCEL", "BEGIN", "START", "COMMIT", "ROLLBACK" ->
           fromTree(text, t, original, calciteParse(text));
       case "COPY" -> Copy.parse(t);
+      case "DECLARE", "FETCH", "MOVE", "CLOSE" -> CursorStatements.parse(text, t);
       case "GRANT",
           "REVOKE",
           "TRUNCATE",
@@ -131,8 +132,6 @@ public final class StatementParser {
           "NOTIFY",
           "PREPARE",
           "EXECUTE",
-          "DECLARE",
-          "FETCH",
           "MERGE",
           "CALL",
           "DO",

@@ -63,7 +63,7 @@ public final class PgCatalog {
             "oid bigint, typname varchar, typnamespace bigint, typtype varchar, typnotnull boolean,"
                 + " typbasetype bigint, typtypmod int, typcollation bigint, typinput varchar,"
                 + " typlen smallint, typelem bigint, typarray bigint, typowner bigint, typrelid bigint,"
-                + " typdelim varchar, typcategory varchar",
+                + " typdelim varchar, typcategory varchar, typdefault varchar",
             m -> types(),
             meta));
     t.put(
@@ -134,6 +134,24 @@ public final class PgCatalog {
         "pg_index",
         table(
             "indexrelid bigint, indrelid bigint, indnatts smallint, indisprimary boolean, indisunique boolean, indisclustered boolean, indisvalid boolean, indisreplident boolean, indkey varchar, indoption varchar, indpred varchar, indexprs varchar",
+            m -> List.of(),
+            meta));
+    // not PostgreSQL's: each relation's primary key columns (attnum, position in the key), what
+    // clients compute with unnest(pg_index.indkey) (see ClientCatalogQueries)
+    t.put(
+        "tw_pk_columns",
+        table("indrelid bigint, attnum smallint, ord int", PgCatalog::pkColumns, meta));
+    t.put(
+        "pg_sequence",
+        table(
+            "seqrelid bigint, seqtypid bigint, seqstart bigint, seqincrement bigint, seqmax bigint,"
+                + " seqmin bigint, seqcache bigint, seqcycle boolean",
+            m -> List.of(),
+            meta));
+    t.put(
+        "pg_enum",
+        table(
+            "oid bigint, enumtypid bigint, enumsortorder real, enumlabel varchar",
             m -> List.of(),
             meta));
     t.put(
@@ -410,6 +428,21 @@ public final class PgCatalog {
     return out;
   }
 
+  private static List<Object[]> pkColumns(MetaClient m) {
+    List<Object[]> out = new ArrayList<>();
+    for (Relation r : m.relations()) {
+      List<String> visible = r.visibleColumns().stream().map(ColumnDesc::name).toList();
+      int ord = 1;
+      for (var o : r.table().pk()) {
+        int attnum = visible.indexOf(r.table().columns().get(o.index()).name()) + 1;
+        if (attnum > 0) {
+          out.add(new Object[] {(long) r.id(), (short) attnum, ord++});
+        }
+      }
+    }
+    return out;
+  }
+
   private static List<Object[]> types() {
     List<Object[]> out = new ArrayList<>();
     for (PgType t : PgType.values()) {
@@ -430,7 +463,8 @@ public final class PgCatalog {
             CatalogIds.ROLE_ROOT,
             0L,
             ",",
-            "U"
+            "U",
+            null
           });
     }
     return out;

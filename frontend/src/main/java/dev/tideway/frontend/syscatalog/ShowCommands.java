@@ -32,7 +32,20 @@ public final class ShowCommands {
               new PgSession.Column("name", DataType.VARCHAR),
               new PgSession.Column("setting", DataType.VARCHAR),
               new PgSession.Column("description", DataType.VARCHAR));
-      default -> List.of(new PgSession.Column(what.replace(' ', '_'), DataType.VARCHAR));
+      default -> List.of(new PgSession.Column(parameter(what), DataType.VARCHAR));
+    };
+  }
+
+  /**
+   * The parameter a {@code SHOW} names: PostgreSQL's spellings with spaces ({@code SHOW TRANSACTION
+   * ISOLATION LEVEL}, {@code SHOW TIME ZONE}, …) are aliases of their parameters.
+   */
+  static String parameter(String what) {
+    return switch (what) {
+      case "transaction isolation level" -> "transaction_isolation";
+      case "time zone" -> "timezone";
+      case "session authorization" -> "session_authorization";
+      default -> what.replace(' ', '_');
     };
   }
 
@@ -52,7 +65,7 @@ public final class ShowCommands {
       case "all" ->
           new java.util.TreeMap<>(vars).forEach((k, v) -> out.add(new Object[] {k, v, ""}));
       default -> {
-        String v = vars.get(what);
+        String v = vars.get(parameter(what));
         if (v == null) {
           throw PgException.error(
               SqlState.UNDEFINED_OBJECT, "unrecognized configuration parameter \"" + what + "\"");
