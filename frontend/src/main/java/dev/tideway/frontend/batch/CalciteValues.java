@@ -3,6 +3,8 @@ package dev.tideway.frontend.batch;
 import dev.tideway.common.types.DataType;
 import dev.tideway.common.types.Interval;
 import dev.tideway.common.types.Temporals;
+import dev.tideway.frontend.pgwire.PgException;
+import dev.tideway.frontend.pgwire.SqlState;
 import java.math.BigDecimal;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
@@ -202,5 +204,38 @@ public final class CalciteValues {
       }
     }
     return sb.append('}').toString();
+  }
+
+  /**
+   * A number as the Java class Calcite's code expects for the parameter's place: a client may send
+   * any integer type (psycopg sends a small Python int as int2 for {@code LIMIT %s}, where
+   * Calcite's code casts to Integer). Out of range is 22003, as PostgreSQL answers.
+   */
+  static Object asDeclared(Object v, int sqlType) {
+    if (!(v instanceof Number n) || v instanceof BigDecimal && sqlType == java.sql.Types.DECIMAL) {
+      return v;
+    }
+    try {
+      return switch (sqlType) {
+        case java.sql.Types.SMALLINT, java.sql.Types.TINYINT ->
+            n instanceof Short ? n : Short.valueOf(exact(n).shortValueExact());
+        case java.sql.Types.INTEGER ->
+            n instanceof Integer ? n : Integer.valueOf(exact(n).intValueExact());
+        case java.sql.Types.BIGINT ->
+            n instanceof Long ? n : Long.valueOf(exact(n).longValueExact());
+        case java.sql.Types.DOUBLE, java.sql.Types.FLOAT -> n.doubleValue();
+        case java.sql.Types.REAL -> n.floatValue();
+        case java.sql.Types.DECIMAL, java.sql.Types.NUMERIC -> exact(n);
+        default -> v;
+      };
+    } catch (ArithmeticException e) {
+      throw PgException.error(
+          SqlState.NUMERIC_VALUE_OUT_OF_RANGE,
+          "parameter value " + v + " is out of range for its place (" + sqlType + ")");
+    }
+  }
+
+  private static BigDecimal exact(Number n) {
+    return n instanceof BigDecimal b ? b : new BigDecimal(n.toString());
   }
 }

@@ -428,12 +428,10 @@ final class PgConnection implements Runnable {
   private void close(PgBuffer b) {
     byte kind = b.getByte();
     String name = b.getCString();
-    if (kind == 'S') {
-      statements.remove(name);
-    } else if (kind == 'P') {
-      portals.remove(name);
-    } else {
-      throw PgException.protocol("invalid CLOSE message subtype " + kind);
+    switch (kind) {
+      case 'S' -> statements.remove(name);
+      case 'P' -> portals.remove(name);
+      default -> throw PgException.protocol("invalid CLOSE message subtype " + kind);
     }
     writer.begin('3').end();
   }

@@ -34,6 +34,13 @@ final class ClientCatalogQueries {
 
   private ClientCatalogQueries() {}
 
+  /** psql's {@code \\dp}: the row-level policies of a relation (there are none here). */
+  private static final Pattern POLICIES =
+      Pattern.compile(
+          "pg_catalog\\.array_to_string\\(ARRAY\\(\\s*SELECT\\s+polname\\s.*?FROM\\s+"
+              + "pg_catalog\\.pg_policy\\s+pol\\s+WHERE\\s+polrelid\\s*=\\s*c\\.oid\\),\\s*E'\\\\n'\\)",
+          Pattern.DOTALL);
+
   /** SQLAlchemy's primary key columns: {@code unnest(ix.indkey)} with their positions. */
   private static final Pattern PK_UNNEST =
       Pattern.compile(
@@ -76,6 +83,9 @@ final class ClientCatalogQueries {
               .matcher(out)
               .replaceFirst(
                   "SELECT ix.attnum, ix.ord FROM pg_catalog.tw_pk_columns ix WHERE ix.indrelid = $1");
+    }
+    if (out.contains("pg_catalog.pg_policy pol")) {
+      out = POLICIES.matcher(out).replaceFirst("''");
     }
     if (out.contains("identity_options")) {
       out = IDENTITY_OPTIONS.matcher(out).replaceFirst("NULL AS identity_options");

@@ -63,13 +63,13 @@ public final class PgCatalog {
             "oid bigint, typname varchar, typnamespace bigint, typtype varchar, typnotnull boolean,"
                 + " typbasetype bigint, typtypmod int, typcollation bigint, typinput varchar,"
                 + " typlen smallint, typelem bigint, typarray bigint, typowner bigint, typrelid bigint,"
-                + " typdelim varchar, typcategory varchar, typdefault varchar",
+                + " typdelim varchar, typcategory varchar, typdefault varchar, typacl varchar",
             m -> types(),
             meta));
     t.put(
         "pg_database",
         table(
-            "oid bigint, datname varchar, datdba bigint, encoding int, datcollate varchar, datctype varchar, datacl varchar, datallowconn boolean, datistemplate boolean, daticulocale varchar, datlocprovider varchar",
+            "oid bigint, datname varchar, datdba bigint, encoding int, datcollate varchar, datctype varchar, datacl varchar, datallowconn boolean, datistemplate boolean, daticulocale varchar, datlocprovider varchar, dattablespace bigint",
             m ->
                 List.<Object[]>of(
                     new Object[] {
@@ -83,7 +83,8 @@ public final class PgCatalog {
                       true,
                       false,
                       null,
-                      "c"
+                      "c",
+                      ClientCatalogs.DEFAULT_TABLESPACE
                     }),
             meta));
     t.put(
@@ -106,7 +107,8 @@ public final class PgCatalog {
         table(
             "oid bigint, proname varchar, pronamespace bigint, proowner bigint, prokind varchar,"
                 + " prorettype bigint, proretset boolean, pronargs smallint, proargtypes varchar,"
-                + " prosrc varchar, prolang bigint",
+                + " prosrc varchar, prolang bigint, provolatile varchar, proparallel varchar,"
+                + " prosecdef boolean, proacl varchar",
             m -> List.of(),
             meta));
     t.put(
@@ -123,7 +125,10 @@ public final class PgCatalog {
             "usesysid bigint, usename varchar, usesuper boolean",
             m -> roles(m).stream().map(r -> new Object[] {r[0], r[1], r[2]}).toList(),
             meta));
-    t.put("pg_am", table("oid bigint, amname varchar, amtype varchar", m -> List.of(), meta));
+    t.put(
+        "pg_am",
+        table(
+            "oid bigint, amname varchar, amtype varchar, amhandler varchar", m -> List.of(), meta));
     t.put(
         "pg_attrdef",
         table("oid bigint, adrelid bigint, adnum smallint, adbin varchar", m -> List.of(), meta));
@@ -134,24 +139,6 @@ public final class PgCatalog {
         "pg_index",
         table(
             "indexrelid bigint, indrelid bigint, indnatts smallint, indisprimary boolean, indisunique boolean, indisclustered boolean, indisvalid boolean, indisreplident boolean, indkey varchar, indoption varchar, indpred varchar, indexprs varchar",
-            m -> List.of(),
-            meta));
-    // not PostgreSQL's: each relation's primary key columns (attnum, position in the key), what
-    // clients compute with unnest(pg_index.indkey) (see ClientCatalogQueries)
-    t.put(
-        "tw_pk_columns",
-        table("indrelid bigint, attnum smallint, ord int", PgCatalog::pkColumns, meta));
-    t.put(
-        "pg_sequence",
-        table(
-            "seqrelid bigint, seqtypid bigint, seqstart bigint, seqincrement bigint, seqmax bigint,"
-                + " seqmin bigint, seqcache bigint, seqcycle boolean",
-            m -> List.of(),
-            meta));
-    t.put(
-        "pg_enum",
-        table(
-            "oid bigint, enumtypid bigint, enumsortorder real, enumlabel varchar",
             m -> List.of(),
             meta));
     t.put(
@@ -180,7 +167,11 @@ public final class PgCatalog {
             meta));
     t.put(
         "pg_publication",
-        table("oid bigint, pubname varchar, puballtables boolean", m -> List.of(), meta));
+        table(
+            "oid bigint, pubname varchar, pubowner bigint, puballtables boolean, pubinsert boolean,"
+                + " pubupdate boolean, pubdelete boolean, pubtruncate boolean, pubviaroot boolean",
+            m -> List.of(),
+            meta));
     t.put(
         "pg_publication_rel",
         table(
@@ -236,6 +227,7 @@ public final class PgCatalog {
             "schemaname varchar, viewname varchar, viewowner varchar, definition varchar",
             m -> List.of(),
             meta));
+    ClientCatalogs.addTo(t, meta);
     return schema(t);
   }
 
@@ -428,21 +420,6 @@ public final class PgCatalog {
     return out;
   }
 
-  private static List<Object[]> pkColumns(MetaClient m) {
-    List<Object[]> out = new ArrayList<>();
-    for (Relation r : m.relations()) {
-      List<String> visible = r.visibleColumns().stream().map(ColumnDesc::name).toList();
-      int ord = 1;
-      for (var o : r.table().pk()) {
-        int attnum = visible.indexOf(r.table().columns().get(o.index()).name()) + 1;
-        if (attnum > 0) {
-          out.add(new Object[] {(long) r.id(), (short) attnum, ord++});
-        }
-      }
-    }
-    return out;
-  }
-
   private static List<Object[]> types() {
     List<Object[]> out = new ArrayList<>();
     for (PgType t : PgType.values()) {
@@ -464,6 +441,7 @@ public final class PgCatalog {
             0L,
             ",",
             "U",
+            null,
             null
           });
     }

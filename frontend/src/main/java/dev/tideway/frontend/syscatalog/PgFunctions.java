@@ -130,6 +130,20 @@ public final class PgFunctions {
     return null;
   }
 
+  /** A shared object's comment: there are none (COMMENT ON is not supported). */
+  public static String shobj_description(Long oid, String catalog) {
+    return null;
+  }
+
+  /** Every user may connect to the one database. */
+  public static Boolean has_database_privilege(String database, String privilege) {
+    return "dev".equals(database);
+  }
+
+  public static Long pg_database_size(String database) {
+    return "dev".equals(database) ? 0L : null;
+  }
+
   public static String array_to_string(java.util.List<Object> array, String sep) {
     if (array == null || sep == null) {
       return null;

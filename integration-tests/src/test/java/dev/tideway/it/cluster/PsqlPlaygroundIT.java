@@ -133,6 +133,78 @@ class PsqlPlaygroundIT {
     return ms;
   }
 
+  /** Every {@code \\d} command of psql 15's help, plain and verbose, answers without an error. */
+  @Test
+  void everyDescribeCommandAnswers() throws Exception {
+    Run setup =
+        psql(
+            "CREATE TABLE ps_every (id INT PRIMARY KEY, v VARCHAR)",
+            "CREATE MATERIALIZED VIEW ps_every_mv AS SELECT count(*) AS n FROM ps_every");
+    assertThat(setup.exit()).as(setup.out()).isZero();
+    // psql itself answers "Did not find any …" with a failure status for some verbose commands
+    // over empty catalogs (\\dx+ on a server without extensions): errors are what must not appear
+    List<String> commands = new ArrayList<>(List.of("\\set ON_ERROR_STOP 0"));
+    for (String c :
+        List.of(
+            "\\d",
+            "\\dt",
+            "\\dv",
+            "\\dm",
+            "\\di",
+            "\\ds",
+            "\\dE",
+            "\\df",
+            "\\dn",
+            "\\du",
+            "\\dg",
+            "\\dT",
+            "\\dx",
+            "\\dp",
+            "\\z",
+            "\\des",
+            "\\dew",
+            "\\det",
+            "\\dD",
+            "\\dc",
+            "\\dC",
+            "\\dd",
+            "\\dl",
+            "\\dL",
+            "\\dy",
+            "\\do",
+            "\\db",
+            "\\drds",
+            "\\dRp",
+            "\\dRs",
+            "\\dconfig",
+            "\\l",
+            "\\dA",
+            "\\dAc",
+            "\\dAf",
+            "\\dAo",
+            "\\dAp",
+            "\\dF",
+            "\\dFd",
+            "\\dFp",
+            "\\dFt",
+            "\\dP",
+            "\\dX",
+            "\\dO",
+            "\\d ps_every",
+            "\\d ps_every_mv")) {
+      commands.add(c);
+      commands.add(c.contains(" ") ? c.replaceFirst(" ", "+ ") : c + "+");
+    }
+    Run r = psql(commands.toArray(String[]::new));
+    assertThat(r.out())
+        .doesNotContain("ERROR")
+        .contains("List of foreign servers")
+        .contains("List of casts")
+        .contains("pg_default") // \\l+: the database's tablespace
+        .contains("ps_every_mv | materialized view"); // \\dp lists relations
+    assertThat(psql("DROP MATERIALIZED VIEW ps_every_mv", "DROP TABLE ps_every").exit()).isZero();
+  }
+
   @Test
   void ddlDmlQueriesAndDescribeCommands() throws Exception {
     load("ps_t", 2000);
