@@ -392,6 +392,11 @@ SqlNode TwShow() :
         <ALL> { words.add(new SqlIdentifier("all", getPos())); }
     |
         <TIME> <ZONE> { words.add(new SqlIdentifier("timezone", getPos())); }
+    |
+        // SHOW CREATE TABLE | MATERIALIZED VIEW | SOURCE | SINK name (VIEW is no reserved word)
+        <CREATE> { words.add(new SqlIdentifier("create", getPos())); }
+    |
+        <TABLE> { words.add(new SqlIdentifier("table", getPos())); }
     )+
     {
         return new SqlTwCommand(s.end(this), SqlTwCommand.Verb.SHOW,

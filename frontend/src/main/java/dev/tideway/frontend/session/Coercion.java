@@ -160,4 +160,18 @@ interface Coercion {
     }
     return out;
   }
+
+  /**
+   * Per {@code ?} in order, the Calcite type of the type its client declared ({@code paramOids} by
+   * PostgreSQL parameter number), or null where it declared none.
+   */
+  static List<String> declaredCalciteTypes(List<Integer> order, int[] oids) {
+    List<String> out = new ArrayList<>();
+    for (int pgParam : order) {
+      PgType t =
+          pgParam <= oids.length && oids[pgParam - 1] != 0 ? PgType.ofOid(oids[pgParam - 1]) : null;
+      out.add(t == null ? null : dev.tideway.frontend.sql.SqlTypes.calciteName(t.dataType()));
+    }
+    return out;
+  }
 }

@@ -109,7 +109,19 @@ public final class Session implements PgSession {
       List<DataType> calciteParams = List.of();
       List<Column> columns = null;
       if (s instanceof Statement.Query q) {
-        BatchEngine.Described d = engine.describe(q.sql());
+        BatchEngine.Described d;
+        try {
+          d = engine.describe(q.sql());
+        } catch (PgException e) {
+          List<String> declared = Coercion.declaredCalciteTypes(parsed.paramOrder(), paramOids);
+          if (declared.stream().allMatch(java.util.Objects::isNull)
+              || !String.valueOf(e.getMessage()).contains("dynamic parameter")) {
+            throw e;
+          }
+          s = new Statement.Query(StatementParser.castParams(q.sql(), declared));
+          parsed = new StatementParser.Parsed(s, parsed.paramOrder());
+          d = engine.describe(((Statement.Query) s).sql());
+        }
         columns = d.columns().stream().map(c -> new Column(c.name(), c.type())).toList();
         calciteParams = d.paramTypes();
       } else if (s instanceof Statement.Insert ins) {
@@ -336,7 +348,8 @@ public final class Session implements PgSession {
       return Result.rows(emptyColumns(e), List.of());
     }
     if (s instanceof Statement.Cursor c) {
-      return cursors.run(c, tx != Tx.IDLE, q -> run(new Statement.Query(q), q, params, notices));
+      return cursors.run(
+          c, tx != Tx.IDLE, q -> inTransactionBlock(new Statement.Query(q), q, params, notices));
     }
     if (s instanceof Statement.PrimaryKeys pk) {
       return Result.rows(primaryKeyColumns(), primaryKeys(pk, params));

@@ -44,6 +44,18 @@ final class SessionVars {
     // RisingWave's: FLUSH after every INSERT/UPDATE/DELETE, so the next query sees the write
     vars.put("rw_implicit_flush", "false");
     vars.put("query_mode", "auto");
+    // RisingWave's planner hints: accepted, and without effect here (the planner decides; results
+    // are the same either way)
+    for (String hint :
+        List.of(
+            "enable_two_phase_agg",
+            "rw_force_two_phase_agg",
+            "rw_streaming_enable_delta_join",
+            "streaming_enable_unaligned_join",
+            "streaming_unsafe_allow_unmaterialized_impure_expr")) {
+      vars.put(hint, "false");
+    }
+    vars.put("enable_two_phase_agg", "true");
   }
 
   Map<String, String> all() {
@@ -68,6 +80,7 @@ final class SessionVars {
 
   void set(String name, String value) {
     String n = name.toLowerCase(Locale.ROOT);
+    n = n.equals("implicit_flush") ? "rw_implicit_flush" : n; // RisingWave's other spelling
     if (n.equals("transaction") || n.equals("session characteristics")) {
       return;
     }
@@ -77,7 +90,14 @@ final class SessionVars {
     }
     String v = value;
     switch (n) {
-      case "background_ddl", "rw_implicit_flush" -> v = bool(n, value);
+      case "background_ddl",
+          "rw_implicit_flush",
+          "enable_two_phase_agg",
+          "rw_force_two_phase_agg",
+          "rw_streaming_enable_delta_join",
+          "streaming_enable_unaligned_join",
+          "streaming_unsafe_allow_unmaterialized_impure_expr" ->
+          v = bool(n, value);
       case "query_mode" -> {
         v = value.toLowerCase(Locale.ROOT);
         if (!List.of("auto", "local", "distributed").contains(v)) {

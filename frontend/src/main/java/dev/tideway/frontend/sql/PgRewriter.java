@@ -20,10 +20,11 @@ import org.apache.calcite.sql.parser.SqlAbstractParserImpl;
  *   <li>clients' catalog quirks: {@code OPERATOR(pg_catalog.~)} → {@code ~}, {@code COLLATE
  *       pg_catalog.default} dropped;
  *   <li>words Calcite reserves and PostgreSQL does not, used as names: {@code count}, {@code sum},
- *       {@code min}, {@code max}, {@code avg}, {@code value}, {@code one} when no {@code (}
- *       follows, and any reserved word as the last word of a select item after {@code AS} ({@code
- *       SELECT 1 AS one}), {@code member} after a {@code .} (psql's {@code m.member}), and {@code
- *       at} unless {@code TIME ZONE} or {@code LOCAL} follows, are quoted;
+ *       {@code min}, {@code max}, {@code avg}, {@code value}, {@code one}, {@code rank} when no
+ *       {@code (} follows, and any reserved word as the last word of a select item after {@code AS}
+ *       ({@code SELECT 1 AS one}), and {@code member} after a {@code .} (psql's {@code m.member}),
+ *       are quoted (the grammar itself takes PostgreSQL's unreserved words such as {@code at} or
+ *       {@code year} as names: {@code nonReservedKeywordsToAdd} in the parser's config);
  *   <li>{@code SELECT … WHERE} without {@code FROM} reads a one-row {@code VALUES}.
  * </ul>
  *
@@ -127,13 +128,6 @@ final class PgRewriter {
         i++;
         continue;
       }
-      if (tok.isWord("AT") && !next(t, i, 1).isWord("TIME") && !next(t, i, 1).isWord("LOCAL")) {
-        // a column name PostgreSQL does not reserve (SQLAlchemy's DateTime columns): only AT TIME
-        // ZONE / AT LOCAL use the word
-        out.add("\"" + tok.text().toLowerCase(Locale.ROOT) + "\"");
-        i++;
-        continue;
-      }
       if (tok.isWord("MEMBER") && previous(t, i).kind() == Token.Kind.DOT) {
         // a qualified column PostgreSQL does not reserve: psql's \du reads m.member
         out.add("\"" + tok.text().toLowerCase(Locale.ROOT) + "\"");
@@ -177,7 +171,7 @@ final class PgRewriter {
    * {@code count(*)} column is "count"; {@code value} and {@code one} are common column names).
    */
   private static final List<String> NAME_WORDS =
-      List.of("COUNT", "SUM", "MIN", "MAX", "AVG", "VALUE", "ONE");
+      List.of("COUNT", "SUM", "MIN", "MAX", "AVG", "VALUE", "ONE", "RANK");
 
   /** The generated grammar's reserved words. */
   private static final SqlAbstractParserImpl.Metadata RESERVED =

@@ -49,6 +49,26 @@ public final class StatementParser {
 
   private StatementParser() {}
 
+  /**
+   * {@code sql} (parsed text, parameters written {@code ?}) with the k-th {@code ?} cast to the
+   * Calcite type {@code types.get(k)} where that is not null: a parameter whose place gives it no
+   * type ({@code SELECT ?}) takes the type the client declared for it.
+   */
+  public static String castParams(String sql, List<String> types) {
+    StringBuilder out = new StringBuilder();
+    int k = 0;
+    for (Token t : Lexer.lex(sql)) {
+      if (t.kind() == Token.Kind.OP && t.text().equals("?")) {
+        String type = k < types.size() ? types.get(k) : null;
+        k++;
+        out.append(type == null ? "?" : "CAST(? AS " + type + ")");
+      } else {
+        out.append(t.text());
+      }
+    }
+    return out.toString();
+  }
+
   /** {@code VALUES} with bare {@code ?} elements cast to their target columns' types. */
   public static String castValuesParams(String source, List<DataType> targetTypes) {
     return Dml.castValuesParams(source, targetTypes.stream().map(SqlTypes::calciteName).toList());

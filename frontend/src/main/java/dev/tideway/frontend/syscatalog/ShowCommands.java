@@ -18,6 +18,11 @@ public final class ShowCommands {
 
   /** The columns {@code SHOW what} returns (known before running it). */
   public static List<PgSession.Column> columns(String what) {
+    if (what.startsWith("create ")) {
+      return List.of(
+          new PgSession.Column("Name", DataType.VARCHAR),
+          new PgSession.Column("Create Sql", DataType.VARCHAR));
+    }
     return switch (what) {
       case "tables", "materialized views", "sources", "sinks" ->
           List.of(new PgSession.Column("Name", DataType.VARCHAR));
@@ -52,6 +57,10 @@ public final class ShowCommands {
   /** Runs {@code SHOW what} against the catalog and the session's variables. */
   public static List<Object[]> rows(String what, MetaClient meta, Map<String, String> vars) {
     List<Object[]> out = new ArrayList<>();
+    if (what.startsWith("create ")) {
+      out.add(showCreate(what.substring("create ".length()), meta));
+      return out;
+    }
     switch (what) {
       case "tables" -> names(meta, RelationKind.TABLE, out);
       case "materialized views" -> names(meta, RelationKind.MATERIALIZED_VIEW, out);
@@ -74,6 +83,31 @@ public final class ShowCommands {
       }
     }
     return out;
+  }
+
+  /**
+   * {@code SHOW CREATE TABLE | MATERIALIZED VIEW | VIEW | SOURCE | SINK name}: the statement that
+   * created it, as it was written (RisingWave's columns: {@code Name}, {@code Create Sql}).
+   */
+  private static Object[] showCreate(String kindAndName, MetaClient meta) {
+    for (RelationKind kind : RelationKind.values()) {
+      String prefix = kind.sqlName() + " ";
+      if (!kindAndName.startsWith(prefix)) {
+        continue;
+      }
+      String qualified = kindAndName.substring(prefix.length()).trim();
+      String name = qualified.substring(qualified.lastIndexOf('.') + 1);
+      for (Relation r : kind == RelationKind.SINK ? meta.sinks() : meta.relations()) {
+        if (r.kind() == kind && r.name().equals(name)) {
+          return new Object[] {"public." + r.name(), r.definition()};
+        }
+      }
+      throw PgException.error(
+          SqlState.UNDEFINED_TABLE, kind.sqlName() + " \"" + qualified + "\" does not exist");
+    }
+    throw PgException.error(
+        SqlState.SYNTAX_ERROR,
+        "SHOW CREATE takes TABLE, MATERIALIZED VIEW, SOURCE or SINK and a name");
   }
 
   private static void names(MetaClient meta, RelationKind kind, List<Object[]> out) {
