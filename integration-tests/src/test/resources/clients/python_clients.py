@@ -88,6 +88,7 @@ def psycopg_checks():
     check("psycopg", "interval column", interval_column, iv)
     check("psycopg", "numeric text", lambda: cur.execute("SELECT n::varchar FROM py_types WHERE id = 1").fetchone()[0], "12345678.9012")
     check("psycopg", "parameter in LIMIT", lambda: cur.execute("SELECT id FROM py_types ORDER BY id LIMIT %s", (1,)).fetchall(), [(1,)])
+    check("psycopg", "untyped parameters take the declared type (text when unknown)", lambda: cur.execute("SELECT %s, %s, %s", (5, "x", datetime.date(2024, 1, 2))).fetchone(), (5, "x", datetime.date(2024, 1, 2)))
     check("psycopg", "SELECT … WHERE without FROM", lambda: cur.execute("SELECT 1 WHERE %s", (True,)).fetchall(), [(1,)])
     check("psycopg", "ARRAY literal", lambda: cur.execute("SELECT ARRAY[1, 2, 3]").fetchone()[0], [1, 2, 3])
     check("psycopg", "SHOW transaction isolation level", lambda: cur.execute("SHOW TRANSACTION ISOLATION LEVEL").fetchone()[0], "read committed")

@@ -4,10 +4,13 @@ import dev.tideway.common.plan.ColumnDesc;
 import dev.tideway.common.types.DataType;
 import dev.tideway.common.types.Datums;
 import dev.tideway.common.types.TypeId;
+import dev.tideway.frontend.batch.BatchEngine;
 import dev.tideway.frontend.batch.CalciteValues;
 import dev.tideway.frontend.pgwire.PgException;
 import dev.tideway.frontend.pgwire.PgType;
 import dev.tideway.frontend.pgwire.SqlState;
+import dev.tideway.frontend.sql.Statement;
+import dev.tideway.frontend.sql.StatementParser;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
@@ -159,6 +162,42 @@ interface Coercion {
       out.add(t == null ? DataType.VARCHAR : t);
     }
     return out;
+  }
+
+  /** A query described, and the parse it was described from. */
+  record Typed(StatementParser.Parsed parsed, BatchEngine.Described described) {}
+
+  /**
+   * Describes query {@code q}. A parameter whose place gives it no type ({@code SELECT $1}, which
+   * Calcite refuses as an illegal use of a dynamic parameter) takes the type its client declared,
+   * else {@code text}, as PostgreSQL resolves an unknown-typed parameter: the query is described
+   * again with such parameters cast ({@link StatementParser#castParams}), first only those the
+   * client typed, then all.
+   */
+  static Typed describe(
+      BatchEngine engine, StatementParser.Parsed parsed, Statement.Query q, int[] paramOids) {
+    try {
+      return new Typed(parsed, engine.describe(q.sql()));
+    } catch (PgException e) {
+      if (!String.valueOf(e.getMessage()).contains("dynamic parameter")) {
+        throw e;
+      }
+      List<String> declared = declaredCalciteTypes(parsed.paramOrder(), paramOids);
+      List<String> orText = declared.stream().map(t -> t == null ? "VARCHAR" : t).toList();
+      for (List<String> types : List.of(declared, orText)) {
+        String sql = StatementParser.castParams(q.sql(), types);
+        try {
+          return new Typed(
+              new StatementParser.Parsed(new Statement.Query(sql), parsed.paramOrder()),
+              engine.describe(sql));
+        } catch (PgException again) {
+          if (!String.valueOf(again.getMessage()).contains("dynamic parameter")) {
+            throw again;
+          }
+        }
+      }
+      throw e;
+    }
   }
 
   /**

@@ -109,19 +109,9 @@ public final class Session implements PgSession {
       List<DataType> calciteParams = List.of();
       List<Column> columns = null;
       if (s instanceof Statement.Query q) {
-        BatchEngine.Described d;
-        try {
-          d = engine.describe(q.sql());
-        } catch (PgException e) {
-          List<String> declared = Coercion.declaredCalciteTypes(parsed.paramOrder(), paramOids);
-          if (declared.stream().allMatch(java.util.Objects::isNull)
-              || !String.valueOf(e.getMessage()).contains("dynamic parameter")) {
-            throw e;
-          }
-          s = new Statement.Query(StatementParser.castParams(q.sql(), declared));
-          parsed = new StatementParser.Parsed(s, parsed.paramOrder());
-          d = engine.describe(((Statement.Query) s).sql());
-        }
+        Coercion.Typed typed = Coercion.describe(engine, parsed, q, paramOids);
+        parsed = typed.parsed();
+        BatchEngine.Described d = typed.described();
         columns = d.columns().stream().map(c -> new Column(c.name(), c.type())).toList();
         calciteParams = d.paramTypes();
       } else if (s instanceof Statement.Insert ins) {
