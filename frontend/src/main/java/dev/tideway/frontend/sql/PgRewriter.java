@@ -25,7 +25,8 @@ import org.apache.calcite.sql.parser.SqlAbstractParserImpl;
  *       ({@code SELECT 1 AS one}), and {@code member} after a {@code .} (psql's {@code m.member}),
  *       are quoted (the grammar itself takes PostgreSQL's unreserved words such as {@code at} or
  *       {@code year} as names: {@code nonReservedKeywordsToAdd} in the parser's config);
- *   <li>{@code SELECT … WHERE} without {@code FROM} reads a one-row {@code VALUES}.
+ *   <li>{@code SELECT … WHERE} without {@code FROM} reads a one-row {@code VALUES};
+ *   <li>a typed literal of a type Calcite has no literal for ({@code BIGINT '38'}) → a cast.
  * </ul>
  *
  * <p>Everything else PostgreSQL-specific ({@code ::}, {@code ~}, {@code INTERVAL '1 hour'},
@@ -117,6 +118,16 @@ final class PgRewriter {
         i = typed + 1;
         continue;
       }
+      if (tok.kind() == Token.Kind.WORD
+          && TYPED_LITERAL_TYPES.contains(tok.text().toUpperCase(Locale.ROOT))
+          && next(t, i, 1).kind() == Token.Kind.STRING
+          && !previous(t, i).text().equals("::")) {
+        // PostgreSQL's typed literal INT '46': Calcite has only DATE/TIME/TIMESTAMP literals
+        int literal = nextIndex(t, i);
+        out.add("CAST(" + t.get(literal).text() + " AS " + tok.text() + ")");
+        i = literal + 1;
+        continue;
+      }
       if (tok.isWord("COLLATE")) {
         i = skipQualifiedName(t, nextIndex(t, i));
         continue;
@@ -198,6 +209,27 @@ final class PgRewriter {
           "WINDOW",
           "NATURAL",
           "USING");
+
+  /** Type names a PostgreSQL typed literal ({@code BIGINT '38'}) may start with here. */
+  private static final List<String> TYPED_LITERAL_TYPES =
+      List.of(
+          "INT",
+          "INTEGER",
+          "INT2",
+          "INT4",
+          "INT8",
+          "SMALLINT",
+          "BIGINT",
+          "REAL",
+          "FLOAT4",
+          "FLOAT8",
+          "NUMERIC",
+          "DECIMAL",
+          "BOOLEAN",
+          "BOOL",
+          "VARCHAR",
+          "TEXT",
+          "BYTEA");
 
   private String emit(Token tok) {
     return switch (tok.kind()) {
