@@ -151,7 +151,9 @@ class KafkaPlaygroundIT {
       send(producer, "lines", "k3", "4|four|");
       producer.flush();
       awaitRows(st, "SELECT * FROM lnew", List.of("4"));
-      assertThat(rows(st, "SELECT count(*) FROM lv")).containsExactly("3");
+      // lines and lines_new are two sources, each with its own consumer: lv sees the record when
+      // its own source has read it, not necessarily at the checkpoint that showed it in lnew
+      awaitRows(st, "SELECT count(*) FROM lv", List.of("3"));
 
       assertThatThrownBy(
               () ->
