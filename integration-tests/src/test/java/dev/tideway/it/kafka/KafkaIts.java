@@ -51,6 +51,17 @@ final class KafkaIts {
     assertThat(got).as(sql).containsExactlyInAnyOrderElementsOf(want);
   }
 
+  /** The body of {@code GET http://127.0.0.1:port/path}. */
+  static String httpGet(int port, String path) throws Exception {
+    return java.net.http.HttpClient.newHttpClient()
+        .send(
+            java.net.http.HttpRequest.newBuilder(
+                    java.net.URI.create("http://127.0.0.1:" + port + path))
+                .build(),
+            java.net.http.HttpResponse.BodyHandlers.ofString())
+        .body();
+  }
+
   /** What answers a meta dashboard's {@code /api/jobs}. */
   interface JobsJson {
     String get() throws Exception;

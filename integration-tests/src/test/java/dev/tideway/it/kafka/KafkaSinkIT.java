@@ -180,16 +180,7 @@ class KafkaSinkIT {
           .containsExactly("changes|t|t|t", "totals|t|t|t");
       // the dashboard's jobs show the same delivered epoch, which the sink actors report to meta
       // with their barriers (meta itself never talks to Kafka)
-      KafkaIts.awaitDashboardDeliveries(
-          st,
-          () ->
-              java.net.http.HttpClient.newHttpClient()
-                  .send(
-                      java.net.http.HttpRequest.newBuilder(
-                              java.net.URI.create("http://127.0.0.1:" + metaHttpPort + "/api/jobs"))
-                          .build(),
-                      java.net.http.HttpResponse.BodyHandlers.ofString())
-                  .body());
+      KafkaIts.awaitDashboardDeliveries(st, () -> KafkaIts.httpGet(metaHttpPort, "/api/jobs"));
       // and the page draws them: each sink's row names its delivered epoch
       String browser = dev.tideway.it.cluster.DashboardIT.chromium();
       if (browser != null) {
@@ -201,14 +192,7 @@ class KafkaSinkIT {
         }
       }
       // and the compute node's metrics count each sink's deliveries and say when its last was
-      String metrics =
-          java.net.http.HttpClient.newHttpClient()
-              .send(
-                  java.net.http.HttpRequest.newBuilder(
-                          java.net.URI.create("http://127.0.0.1:" + metricsPort + "/metrics"))
-                      .build(),
-                  java.net.http.HttpResponse.BodyHandlers.ofString())
-              .body();
+      String metrics = KafkaIts.httpGet(metricsPort, "/metrics");
       assertThat(metrics)
           .containsPattern("tideway_sink_delivered_records_total\\{sink_id=\"\\d+\"} [1-9]")
           .containsPattern(
