@@ -278,6 +278,26 @@ public final class PgCasts extends RexShuttle {
         && CHECKED.containsKey(arith.getOperator())) {
       return rb.makeCall(arith.getType(), CHECKED.get(arith.getOperator()), arith.getOperands());
     }
+    if (visited instanceof RexCall mod
+        && mod.getKind() == SqlKind.MOD
+        && INTEGERS.contains(mod.getType().getSqlTypeName())
+        && !sameTypes(mod.getOperands())) {
+      // Calcite's code for bigint % int calls mod(BigDecimal, int): 3 µs a row instead of 10 ns.
+      // Computed in the wider type; the remainder fits the divisor's type (the call's type).
+      RelDataType wide = null;
+      for (RexNode op : mod.getOperands()) {
+        RelDataType t = op.getType();
+        wide = wide == null || t.getPrecision() > wide.getPrecision() ? t : wide;
+      }
+      List<RexNode> ops = new ArrayList<>();
+      for (RexNode op : mod.getOperands()) {
+        ops.add(
+            rb.makeCast(
+                rb.getTypeFactory().createTypeWithNullability(wide, op.getType().isNullable()),
+                op));
+      }
+      return rb.makeCast(mod.getType(), rb.makeCall(mod.getOperator(), ops));
+    }
     if (visited instanceof RexCall div
         && (div.getKind() == SqlKind.DIVIDE || div.getKind() == SqlKind.MOD)
         && FLOATS.contains(div.getType().getSqlTypeName())) {
@@ -308,6 +328,15 @@ public final class PgCasts extends RexShuttle {
                   rb.makeNullLiteral(type)));
       default -> visited;
     };
+  }
+
+  private static boolean sameTypes(List<RexNode> ops) {
+    for (RexNode op : ops) {
+      if (op.getType().getSqlTypeName() != ops.get(0).getType().getSqlTypeName()) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**

@@ -11,9 +11,17 @@ import org.apache.parquet.schema.Types;
  * table ids, min/max key (hex), epoch bounds, row and tombstone counts and a CRC32C over the rows
  * (key, epoch, op, value in order). Adding a footer field is compatible; changing a column or the
  * sort order needs a new format version and a reader for the old one.
+ *
+ * <p>Version 2 finds pages through the footer's {@link PageFences} (the last key of every {@code
+ * page_fence_rows} rows) and writes no min/max statistics for the key column, so no Parquet column
+ * index; version 1 files (read still) carry the key column's column index instead.
  */
 public final class SstFormat {
-  public static final int FORMAT_VERSION = 1;
+  public static final int FORMAT_VERSION = 2;
+
+  /** The oldest format version this build reads. */
+  public static final int MIN_READABLE_VERSION = 1;
+
   public static final byte OP_PUT = 0;
   public static final byte OP_DELETE = 1;
 
@@ -26,6 +34,8 @@ public final class SstFormat {
   public static final String META_ROW_COUNT = "tideway.sst.row_count";
   public static final String META_TOMBSTONES = "tideway.sst.tombstone_count";
   public static final String META_ROWS_CRC32C = "tideway.sst.rows_crc32c";
+  public static final String META_PAGE_FENCE_ROWS = "tideway.sst.page_fence_rows";
+  public static final String META_PAGE_FENCES = "tideway.sst.page_fences";
 
   public static final MessageType SCHEMA =
       Types.buildMessage()

@@ -48,9 +48,10 @@ import org.apache.parquet.io.api.PrimitiveConverter;
  * CRCs are verified on every page read, and a full scan re-checks the footer's row checksum. Any
  * mismatch is a {@link StorageException} with reason CORRUPTED naming the file: never wrong data.
  *
- * <p>Overview: at open the key column's page index (max key and row span of every page) and the key
- * bloom filter of every row group are loaded into memory. A get checks the key bounds, the bloom
- * filter, binary-searches the page and reads that page's 256-row block through the shared {@link
+ * <p>Overview: at open the page index (an upper bound of every page's max key, from the footer's
+ * {@link PageFences}, or format 1's column index, and the row span of every page) and the key bloom
+ * filter of every row group are loaded into memory. A get checks the key bounds, the bloom filter,
+ * binary-searches the page and reads that page's 256-row block through the shared {@link
  * BlockCache}. Scans read whole row groups and decode rows lazily with column readers.
  *
  * <p>Thread-safe: the underlying {@link ParquetFileReader} holds one stream and is used under
@@ -58,6 +59,11 @@ import org.apache.parquet.io.api.PrimitiveConverter;
  */
 public final class SstReader implements AutoCloseable {
   private static final List<ColumnDescriptor> COLUMNS = SstFormat.SCHEMA.getColumns();
+
+  private static final byte[] NO_KEY = new byte[0];
+
+  /** Parquet's default length of column index min/max values (format 1 files). */
+  private static final int COLUMN_INDEX_TRUNCATE_LENGTH = 64;
 
   private final SstInfo info;
   private final String path;
@@ -83,6 +89,12 @@ public final class SstReader implements AutoCloseable {
 
   private final byte[][] pageMax;
 
+  /** A lower bound of every page's first key: a scan stops before a page starting past its end. */
+  private final byte[][] pageMin;
+
+  /** Whether pageMax of a row group's last page is its true max key (not only an upper bound). */
+  private final boolean[] rgEndExact;
+
   private SstReader(SstInfo info, RandomAccessObject object, BlockCache cache) throws IOException {
     this.info = info;
     this.path = info.objectPath();
@@ -103,24 +115,95 @@ public final class SstReader implements AutoCloseable {
     this.bloom = new BloomFilter[n];
     this.offsetIndex = new OffsetIndex[n];
     this.rgFirstPage = new int[n + 1];
+    this.rgEndExact = new boolean[n];
+    String fenceText = meta.get(SstFormat.META_PAGE_FENCES);
+    byte[][] fences = fenceText == null ? null : decodeFences(fenceText);
+    int rowsPerFence =
+        fences == null ? 0 : Integer.parseInt(meta.get(SstFormat.META_PAGE_FENCE_ROWS));
     List<byte[]> maxes = new ArrayList<>();
+    List<byte[]> mins = new ArrayList<>();
+    long rgStartRow = 0;
     for (int rg = 0; rg < n; rg++) {
       ColumnChunkMetaData k = rowGroups.get(rg).getColumns().get(0);
       bloom[rg] = reader.readBloomFilter(k);
       offsetIndex[rg] = reader.readOffsetIndex(k);
-      ColumnIndex ci = reader.readColumnIndex(k);
-      if (offsetIndex[rg] == null || ci == null) {
-        throw corrupted("row group " + rg + " has no page index", null);
+      if (offsetIndex[rg] == null) {
+        throw corrupted("row group " + rg + " has no offset index", null);
       }
       rgFirstPage[rg] = maxes.size();
-      for (ByteBuffer max : ci.getMaxValues()) {
-        byte[] b = new byte[max.remaining()];
-        max.duplicate().get(b);
-        maxes.add(b);
+      long rgRows = rowGroups.get(rg).getRowCount();
+      if (fences != null) {
+        addFencedBounds(maxes, mins, fences, rowsPerFence, offsetIndex[rg], rgStartRow, rgRows);
+        long end = rgStartRow + rgRows;
+        rgEndExact[rg] = end % rowsPerFence == 0 || end == reader.getRecordCount();
+      } else {
+        addColumnIndexBounds(maxes, mins, reader.readColumnIndex(k), rg);
+        // Parquet truncates column index values to 64 bytes, rounding a max up
+        rgEndExact[rg] = maxes.get(maxes.size() - 1).length < COLUMN_INDEX_TRUNCATE_LENGTH;
       }
+      rgStartRow += rgRows;
     }
     rgFirstPage[n] = maxes.size();
     this.pageMax = maxes.toArray(new byte[0][]);
+    this.pageMin = mins.toArray(new byte[0][]);
+  }
+
+  private byte[][] decodeFences(String text) {
+    try {
+      return PageFences.decode(text);
+    } catch (IllegalArgumentException e) {
+      throw corrupted("page fences: " + e.getMessage(), null);
+    }
+  }
+
+  /**
+   * An upper bound of each page's max key: the fence closing the group of {@code rowsPerFence} rows
+   * that holds the page's last row; and a lower bound of its first key: the fence closing the group
+   * before the one holding its first row. Both are exact when pages are cut at the fence interval,
+   * as they are unless a page fills its byte limit first.
+   */
+  private void addFencedBounds(
+      List<byte[]> maxes,
+      List<byte[]> mins,
+      byte[][] fences,
+      int rowsPerFence,
+      OffsetIndex pages,
+      long rgStartRow,
+      long rgRows) {
+    if (rowsPerFence <= 0) {
+      throw corrupted("page fence interval " + rowsPerFence, null);
+    }
+    int count = pages.getPageCount();
+    for (int p = 0; p < count; p++) {
+      long firstRow = rgStartRow + pages.getFirstRowIndex(p);
+      long lastRow = rgStartRow + (p + 1 < count ? pages.getFirstRowIndex(p + 1) : rgRows) - 1;
+      long fence = lastRow / rowsPerFence;
+      if (fence >= fences.length) {
+        throw corrupted("page fences cover fewer rows than the file holds", null);
+      }
+      maxes.add(fences[(int) fence]);
+      long before = firstRow / rowsPerFence - 1;
+      mins.add(before < 0 ? NO_KEY : fences[(int) before]);
+    }
+  }
+
+  /** Format 1: page key bounds from the key column's column index. */
+  private void addColumnIndexBounds(List<byte[]> maxes, List<byte[]> mins, ColumnIndex ci, int rg) {
+    if (ci == null) {
+      throw corrupted("row group " + rg + " has no page index", null);
+    }
+    for (ByteBuffer max : ci.getMaxValues()) {
+      maxes.add(bytes(max));
+    }
+    for (ByteBuffer min : ci.getMinValues()) {
+      mins.add(bytes(min));
+    }
+  }
+
+  private static byte[] bytes(ByteBuffer buf) {
+    byte[] b = new byte[buf.remaining()];
+    buf.duplicate().get(b);
+    return b;
   }
 
   /** Opens and verifies SST {@code info}; {@code verifyFileChecksum} reads the whole file once. */
@@ -193,9 +276,19 @@ public final class SstReader implements AutoCloseable {
 
   private void verifyFooter(Map<String, String> meta) {
     String v = meta.get(SstFormat.META_FORMAT_VERSION);
-    if (v == null || Integer.parseInt(v) != SstFormat.FORMAT_VERSION) {
+    int version = v == null ? -1 : Integer.parseInt(v);
+    if (version < SstFormat.MIN_READABLE_VERSION || version > SstFormat.FORMAT_VERSION) {
       throw corrupted(
-          "format version " + v + ", this reader reads " + SstFormat.FORMAT_VERSION, null);
+          "format version "
+              + v
+              + ", this reader reads "
+              + SstFormat.MIN_READABLE_VERSION
+              + " to "
+              + SstFormat.FORMAT_VERSION,
+          null);
+    }
+    if (version >= 2 && meta.get(SstFormat.META_PAGE_FENCES) == null) {
+      throw corrupted("format " + version + " without page fences", null);
     }
     String tables = meta.get(SstFormat.META_TABLE_IDS);
     String expected =
@@ -261,13 +354,22 @@ public final class SstReader implements AutoCloseable {
     if (info.minEpoch() > maxEpoch) {
       return null;
     }
-    int page = firstPageWithMaxAtLeast(key);
-    if (page < 0) {
-      return null;
-    }
-    int rg = rowGroupOf(page);
-    if (!mayContain(rg, key, keyHash)) {
-      return null;
+    int page;
+    if (rowGroups.size() == 1) {
+      // the bloom filter before the page search: most probes (an insert's check that its key is
+      // new) end there
+      if (!mayContain(0, key, keyHash)) {
+        return null;
+      }
+      page = firstPageWithMaxAtLeast(key);
+      if (page < 0) {
+        return null;
+      }
+    } else {
+      page = firstPageWithMaxAtLeast(key);
+      if (page < 0 || !mayContainFrom(rowGroupOf(page), key, keyHash)) {
+        return null;
+      }
     }
     try {
       for (int p = page; p < pageMax.length; p++) {
@@ -306,6 +408,23 @@ public final class SstReader implements AutoCloseable {
     }
   }
 
+  /**
+   * Whether the key may lie in row group {@code rg}, or in a later one while page max keys are only
+   * upper bounds at row group ends: a bound past a row group's true max may send a key that starts
+   * the next row group to this one.
+   */
+  private boolean mayContainFrom(int rg, byte[] key, long keyHash) {
+    for (int r = rg; r < bloom.length; r++) {
+      if (mayContain(r, key, keyHash)) {
+        return true;
+      }
+      if (rgEndExact[r]) {
+        return false;
+      }
+    }
+    return false;
+  }
+
   private RuntimeException rethrow(Exception e) {
     if (e instanceof StorageException || e instanceof InjectedFault) {
       return (RuntimeException) e;
@@ -315,8 +434,13 @@ public final class SstReader implements AutoCloseable {
 
   /** The first page whose (upper bound of) max key is at least {@code key}, or -1. */
   private int firstPageWithMaxAtLeast(byte[] key) {
-    int lo = 0;
-    int hi = pageMax.length;
+    return firstPageWithMaxAtLeast(key, 0, pageMax.length);
+  }
+
+  /** The first page of {@code [from, to)} whose max key is at least {@code key}, or -1. */
+  private int firstPageWithMaxAtLeast(byte[] key, int from, int to) {
+    int lo = from;
+    int hi = to;
     while (lo < hi) {
       int mid = (lo + hi) >>> 1;
       if (Keys.compare(pageMax[mid], key) < 0) {
@@ -325,7 +449,7 @@ public final class SstReader implements AutoCloseable {
         hi = mid;
       }
     }
-    return lo == pageMax.length ? -1 : lo;
+    return lo == to ? -1 : lo;
   }
 
   private int rowGroupOf(int page) {
@@ -547,7 +671,7 @@ public final class SstReader implements AutoCloseable {
       if (nextPage >= pageMax.length) {
         return false;
       }
-      if (nextPage > 0 && range.end() != null && range.isAfter(pageMax[nextPage - 1])) {
+      if (range.end() != null && range.isAfter(pageMin[nextPage])) {
         return false;
       }
       int rg = rowGroupOf(nextPage);
@@ -627,8 +751,7 @@ public final class SstReader implements AutoCloseable {
 
     /** Loads the next block; false past the last page or past the range's end. */
     private boolean openNext() throws IOException {
-      if (page >= pageMax.length
-          || (page > 0 && range.end() != null && range.isAfter(pageMax[page - 1]))) {
+      if (page >= pageMax.length || (range.end() != null && range.isAfter(pageMin[page]))) {
         return false;
       }
       block = block(page);

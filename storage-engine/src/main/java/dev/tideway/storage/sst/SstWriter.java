@@ -38,7 +38,7 @@ public final class SstWriter implements AutoCloseable {
   private final ObjectWriter upload;
   private final ObjectOutputFile out;
   private final ParquetWriter<Entry> parquet;
-  private final SstWriteSupport support = new SstWriteSupport();
+  private final SstWriteSupport support;
   private boolean finished;
 
   private SstWriter(long id, ObjectStore store, SstWriterOptions o, long expectedRows)
@@ -46,6 +46,7 @@ public final class SstWriter implements AutoCloseable {
     this.id = id;
     this.upload = store.create(SstInfo.objectPath(id));
     this.out = new ObjectOutputFile(upload);
+    this.support = new SstWriteSupport(o.pageRows());
     long ndv = Math.max(16, Math.min(expectedRows, o.maxBloomNdv()));
     this.parquet =
         new Builder(out, support)
@@ -62,8 +63,10 @@ public final class SstWriter implements AutoCloseable {
             .withBloomFilterFPP("key", o.bloomFpp())
             .withBloomFilterNDV("key", ndv)
             .withPageWriteChecksumEnabled(true)
-            // readers use the key column's page index only: min/max of values and Parquet's
-            // size statistics would cost a comparison or a histogram update per row for nothing
+            // readers find pages through the footer's PageFences, not Parquet's column index:
+            // min/max statistics compare byte by byte twice per row, and size statistics update a
+            // histogram per row, for nothing
+            .withStatisticsEnabled("key", false)
             .withStatisticsEnabled("value", false)
             .withSizeStatisticsEnabled(false)
             .withWriteMode(ParquetFileWriter.Mode.OVERWRITE)
@@ -201,6 +204,7 @@ public final class SstWriter implements AutoCloseable {
     private final CRC32C crc = new CRC32C();
     private final ByteBuffer scratch = ByteBuffer.allocate(12);
     private final Map<Integer, TableStats> stats = new HashMap<>();
+    private final PageFences.Builder fences;
     private byte[] minKey;
     private byte[] lastKey;
     private long lastEpoch;
@@ -212,6 +216,10 @@ public final class SstWriter implements AutoCloseable {
     private long tCount;
     private long tKeyBytes;
     private long tValueBytes;
+
+    SstWriteSupport(int rowsPerFence) {
+      this.fences = new PageFences.Builder(rowsPerFence);
+    }
 
     @Override
     public WriteContext init(org.apache.hadoop.conf.Configuration conf) {
@@ -252,6 +260,7 @@ public final class SstWriter implements AutoCloseable {
         minKey = e.key();
       }
       lastKey = e.key();
+      fences.add(lastKey);
       lastEpoch = e.epoch();
       minEpoch = Math.min(minEpoch, e.epoch());
       maxEpoch = Math.max(maxEpoch, e.epoch());
@@ -295,6 +304,8 @@ public final class SstWriter implements AutoCloseable {
       m.put(SstFormat.META_ROW_COUNT, Long.toString(rows));
       m.put(SstFormat.META_TOMBSTONES, Long.toString(tombstones));
       m.put(SstFormat.META_ROWS_CRC32C, Long.toString(crc.getValue()));
+      m.put(SstFormat.META_PAGE_FENCE_ROWS, Integer.toString(fences.rowsPerFence()));
+      m.put(SstFormat.META_PAGE_FENCES, fences.finish());
       return new FinalizedWriteContext(m);
     }
   }
