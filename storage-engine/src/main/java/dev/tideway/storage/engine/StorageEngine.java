@@ -75,6 +75,7 @@ public final class StorageEngine implements Storage {
   private final StorageOptions options;
   private final BlockCache cache;
   private final SstReaders readers;
+  private final SegmentBounds bounds;
   private final SstIds ids;
   private final SharedBuffer buffer;
   private final VersionManager versions;
@@ -151,6 +152,7 @@ public final class StorageEngine implements Storage {
     this.ids = new SstIds(maxListed + 1);
     this.cache = new BlockCache(options.blockCacheBytes());
     this.readers = new SstReaders(store, cache, options.verifyFileChecksum());
+    this.bounds = new SegmentBounds(readers);
     this.metrics = new StorageMetrics(options.registry(), cache);
     this.syncBacklog =
         new SyncBacklog(options.maxPendingSyncs(), options.clock(), metrics.writeStallSeconds);
@@ -417,7 +419,7 @@ public final class StorageEngine implements Storage {
   @Override
   public byte[] get(byte[] key, long epoch) {
     try (VersionPins.Pin pin = pinCommitted(epoch)) {
-      Entry e = VersionReads.get(pin.version(), readers, key, Epochs.visibleUpTo(epoch), null);
+      Entry e = VersionReads.get(pin.version(), bounds, key, Epochs.visibleUpTo(epoch), null);
       return e == null || e.delete() ? null : e.value();
     }
   }
@@ -441,7 +443,7 @@ public final class StorageEngine implements Storage {
     try (VersionPins.Pin pin = pins.pin(versions.current(), maxEpoch)) {
       Entry best =
           SharedBuffer.get(snapshot, readers, key, maxEpoch, pin.version().maxCommittedEpoch());
-      return VersionReads.get(pin.version(), readers, key, maxEpoch, best);
+      return VersionReads.get(pin.version(), bounds, key, maxEpoch, best);
     }
   }
 

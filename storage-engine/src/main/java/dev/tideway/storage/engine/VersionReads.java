@@ -33,7 +33,11 @@ final class VersionReads {
    * The newest version of {@code key} at or below {@code maxEpoch} that is newer than {@code best}
    * (which may be null). SSTs whose newest epoch cannot beat {@code best} are not opened.
    */
-  static Entry get(Version v, SstReaders readers, byte[] key, long maxEpoch, Entry best) {
+  static Entry get(Version v, SegmentBounds bounds, byte[] key, long maxEpoch, Entry best) {
+    if (bounds.pastEverySst(v, key)) {
+      return best; // an insert's new key, past the last of its vnode: no SST can hold it
+    }
+    SstReaders readers = bounds.readers();
     long hash = SstReader.bloomHash(key); // once for every SST probed
     for (Level l : v.levels()) {
       if (l.index() == 0) {

@@ -15,8 +15,7 @@ import java.util.List;
  * byte by byte): 45% of a compaction's CPU and most of a flush's, measured on a bulk INSERT. Keys
  * arrive sorted, so the writer only remembers every {@code rowsPerFence}-th key.
  *
- * <p>Encoding: each fence key as {@code varint(shared prefix with the previous fence) varint(suffix
- * length) suffix}, the whole in base64 (footer values are strings).
+ * <p>Encoding: see {@link KeyListWriter} (footer values are strings).
  */
 final class PageFences {
   private PageFences() {}
@@ -24,8 +23,7 @@ final class PageFences {
   /** Gathers fences while rows are written (keys in storage order). */
   static final class Builder {
     private final int rowsPerFence;
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    private byte[] previous = new byte[0];
+    private final KeyListWriter out = new KeyListWriter();
     private long rows;
     private byte[] last;
 
@@ -41,19 +39,29 @@ final class PageFences {
       rows++;
       last = key;
       if (rows % rowsPerFence == 0) {
-        append(key);
+        out.add(key);
       }
     }
 
     /** The encoded fences; the last key closes the final partial group. */
     String finish() {
       if (rows % rowsPerFence != 0) {
-        append(last);
+        out.add(last);
       }
-      return Base64.getEncoder().encodeToString(out.toByteArray());
+      return out.finish();
     }
+  }
 
-    private void append(byte[] key) {
+  /**
+   * Sorted keys as footer text: each key as {@code varint(shared prefix with the previous key)
+   * varint(suffix length) suffix}, the whole in base64.
+   */
+  static final class KeyListWriter {
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private byte[] previous = new byte[0];
+    private int count;
+
+    void add(byte[] key) {
       int shared = Arrays.mismatch(previous, key);
       if (shared < 0) {
         shared = key.length; // equal keys (versions of one key across a fence)
@@ -62,6 +70,15 @@ final class PageFences {
       writeVarint(key.length - shared);
       out.write(key, shared, key.length - shared);
       previous = key;
+      count++;
+    }
+
+    int count() {
+      return count;
+    }
+
+    String finish() {
+      return Base64.getEncoder().encodeToString(out.toByteArray());
     }
 
     private void writeVarint(int v) {
@@ -74,7 +91,7 @@ final class PageFences {
   }
 
   /**
-   * Decodes fences written by {@link Builder}.
+   * Decodes fences written by {@link Builder}, or any key list of a {@link KeyListWriter}.
    *
    * @throws IllegalArgumentException when the text is not a well-formed fence list
    */

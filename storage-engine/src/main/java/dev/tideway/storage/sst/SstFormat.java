@@ -14,7 +14,8 @@ import org.apache.parquet.schema.Types;
  *
  * <p>Version 2 finds pages through the footer's {@link PageFences} (the last key of every {@code
  * page_fence_rows} rows) and writes no min/max statistics for the key column, so no Parquet column
- * index; version 1 files (read still) carry the key column's column index instead.
+ * index; version 1 files (read still) carry the key column's column index instead. Version 2 may
+ * also carry {@link SegmentLasts} (the last key of each table vnode).
  */
 public final class SstFormat {
   public static final int FORMAT_VERSION = 2;
@@ -36,6 +37,7 @@ public final class SstFormat {
   public static final String META_ROWS_CRC32C = "tideway.sst.rows_crc32c";
   public static final String META_PAGE_FENCE_ROWS = "tideway.sst.page_fence_rows";
   public static final String META_PAGE_FENCES = "tideway.sst.page_fences";
+  public static final String META_SEGMENT_LASTS = "tideway.sst.segment_lasts";
 
   public static final MessageType SCHEMA =
       Types.buildMessage()

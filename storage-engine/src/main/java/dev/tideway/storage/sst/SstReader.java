@@ -92,6 +92,9 @@ public final class SstReader implements AutoCloseable {
   /** A lower bound of every page's first key: a scan stops before a page starting past its end. */
   private final byte[][] pageMin;
 
+  /** {@link SegmentLasts} of the footer, or null when the SST records none. */
+  private final byte[][] segmentLasts;
+
   /** Whether pageMax of a row group's last page is its true max key (not only an upper bound). */
   private final boolean[] rgEndExact;
 
@@ -118,6 +121,8 @@ public final class SstReader implements AutoCloseable {
     this.rgEndExact = new boolean[n];
     String fenceText = meta.get(SstFormat.META_PAGE_FENCES);
     byte[][] fences = fenceText == null ? null : decodeFences(fenceText);
+    String lastsText = meta.get(SstFormat.META_SEGMENT_LASTS);
+    this.segmentLasts = lastsText == null ? null : decodeFences(lastsText);
     int rowsPerFence =
         fences == null ? 0 : Integer.parseInt(meta.get(SstFormat.META_PAGE_FENCE_ROWS));
     List<byte[]> maxes = new ArrayList<>();
@@ -317,6 +322,22 @@ public final class SstReader implements AutoCloseable {
 
   public SstInfo info() {
     return info;
+  }
+
+  /** {@link #lastKeyInSegment} when the SST holds no key of the segment. */
+  public static final byte[] NO_KEY_IN_SEGMENT = new byte[0];
+
+  /**
+   * The SST's last key in {@code key}'s segment (its table and vnode, the first {@code
+   * Keys.PREFIX_LEN} bytes): that key, {@link #NO_KEY_IN_SEGMENT}, or null when the SST does not
+   * record its segments (format 1, or too many segments).
+   */
+  public byte[] lastKeyInSegment(byte[] key) {
+    if (segmentLasts == null || key.length < Keys.PREFIX_LEN) {
+      return null;
+    }
+    byte[] last = SegmentLasts.find(segmentLasts, key);
+    return last == null ? NO_KEY_IN_SEGMENT : last;
   }
 
   public int pageCount() {

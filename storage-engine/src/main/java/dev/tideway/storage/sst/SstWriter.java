@@ -205,6 +205,7 @@ public final class SstWriter implements AutoCloseable {
     private final ByteBuffer scratch = ByteBuffer.allocate(12);
     private final Map<Integer, TableStats> stats = new HashMap<>();
     private final PageFences.Builder fences;
+    private final SegmentLasts segments = new SegmentLasts();
     private byte[] minKey;
     private byte[] lastKey;
     private long lastEpoch;
@@ -261,6 +262,7 @@ public final class SstWriter implements AutoCloseable {
       }
       lastKey = e.key();
       fences.add(lastKey);
+      segments.add(lastKey);
       lastEpoch = e.epoch();
       minEpoch = Math.min(minEpoch, e.epoch());
       maxEpoch = Math.max(maxEpoch, e.epoch());
@@ -306,6 +308,10 @@ public final class SstWriter implements AutoCloseable {
       m.put(SstFormat.META_ROWS_CRC32C, Long.toString(crc.getValue()));
       m.put(SstFormat.META_PAGE_FENCE_ROWS, Integer.toString(fences.rowsPerFence()));
       m.put(SstFormat.META_PAGE_FENCES, fences.finish());
+      String lasts = segments.finish();
+      if (lasts != null) {
+        m.put(SstFormat.META_SEGMENT_LASTS, lasts);
+      }
       return new FinalizedWriteContext(m);
     }
   }

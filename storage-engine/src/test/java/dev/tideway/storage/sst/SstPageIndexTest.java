@@ -124,6 +124,7 @@ class SstPageIndexTest {
       }
       assertThat(r.get(key(1, 600), Long.MAX_VALUE)).isNull();
       assertThat(drain(r.iterator(KeyRange.ALL))).isEqualTo(rows);
+      assertThat(r.lastKeyInSegment(key(1, 1))).as("format 1 records no segments").isNull();
     }
   }
 
@@ -149,6 +150,38 @@ class SstPageIndexTest {
       }
     }
     return out;
+  }
+
+  /** The footer names the last key of each table vnode; an absent vnode has none. */
+  @Test
+  void lastKeyOfEachVnodeIsInTheFooter() throws Exception {
+    List<Entry> rows = new ArrayList<>();
+    List<byte[]> keys = new ArrayList<>();
+    for (long pk = 0; pk < 3000; pk++) {
+      keys.add(key(1, pk));
+      keys.add(key(2, pk * 7));
+    }
+    keys.sort(Keys.ORDER);
+    Map<String, byte[]> lastOf = new HashMap<>();
+    for (byte[] k : keys) {
+      rows.add(Entry.put(k, Epochs.of(3), new byte[] {1}));
+      lastOf.put(Keys.hex(Arrays.copyOf(k, Keys.PREFIX_LEN)), k);
+    }
+    SstInfo info;
+    try (SstWriter w = SstWriter.create(4, store, SstWriterOptions.DEFAULT, rows.size())) {
+      for (Entry e : rows) {
+        w.add(e.key(), e.epoch(), e.delete(), e.value());
+      }
+      info = w.finish();
+    }
+    try (SstReader r = SstReader.open(store, info, new BlockCache(1 << 20), true)) {
+      for (byte[] k : keys) {
+        assertThat(r.lastKeyInSegment(k))
+            .isEqualTo(lastOf.get(Keys.hex(Arrays.copyOf(k, Keys.PREFIX_LEN))));
+      }
+      assertThat(r.lastKeyInSegment(key(3, 1))).isSameAs(SstReader.NO_KEY_IN_SEGMENT);
+      assertThat(lastOf).hasSize(512);
+    }
   }
 
   @Test
