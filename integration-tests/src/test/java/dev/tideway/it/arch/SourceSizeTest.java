@@ -31,7 +31,7 @@ class SourceSizeTest {
           Map.entry(
               "compute-node/src/main/java/dev/tideway/compute/executor/HashAggExecutor.java", 784),
           Map.entry("compute-node/src/main/java/dev/tideway/compute/node/ComputeControl.java", 683),
-          Map.entry("storage-engine/src/main/java/dev/tideway/storage/sst/SstReader.java", 685),
+          Map.entry("storage-engine/src/main/java/dev/tideway/storage/sst/SstReader.java", 652),
           Map.entry("common/src/main/java/dev/tideway/common/plan/StreamNode.java", 676),
           Map.entry("frontend/src/main/java/dev/tideway/frontend/session/DmlRunner.java", 665),
           Map.entry("frontend/src/main/java/dev/tideway/frontend/pgwire/PgConnection.java", 522),

@@ -14,8 +14,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * get of a key past it skips every SST: the check that an inserted key is new costs one comparison
  * instead of a bloom probe per L0 SST when keys arrive in ascending order per vnode (a bulk load of
  * ids or timestamps). Computed per segment on first use from the SSTs' {@code SegmentLasts}, and
- * kept for the last two versions asked about; a segment of an SST that records none is unknown (probed as
- * before). Thread-safe.
+ * kept for the last two versions asked about; a segment of an SST that records none is unknown
+ * (probed as before). Thread-safe.
  */
 final class SegmentBounds {
   /** No SST of the version holds a key of the segment. */

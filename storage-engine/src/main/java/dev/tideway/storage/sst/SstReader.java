@@ -15,7 +15,6 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedByInterruptException;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -28,16 +27,11 @@ import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.ColumnReader;
 import org.apache.parquet.column.impl.ColumnReadStoreImpl;
 import org.apache.parquet.column.page.PageReadStore;
-import org.apache.parquet.column.values.bloomfilter.BloomFilter;
 import org.apache.parquet.column.values.bloomfilter.XxHash;
 import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
-import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
-import org.apache.parquet.internal.column.columnindex.ColumnIndex;
-import org.apache.parquet.internal.column.columnindex.OffsetIndex;
 import org.apache.parquet.internal.filter2.columnindex.RowRanges;
-import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.io.api.Converter;
 import org.apache.parquet.io.api.GroupConverter;
 import org.apache.parquet.io.api.PrimitiveConverter;
@@ -60,11 +54,6 @@ import org.apache.parquet.io.api.PrimitiveConverter;
 public final class SstReader implements AutoCloseable {
   private static final List<ColumnDescriptor> COLUMNS = SstFormat.SCHEMA.getColumns();
 
-  private static final byte[] NO_KEY = new byte[0];
-
-  /** Parquet's default length of column index min/max values (format 1 files). */
-  private static final int COLUMN_INDEX_TRUNCATE_LENGTH = 64;
-
   private final SstInfo info;
   private final String path;
   private final RandomAccessObject object;
@@ -81,22 +70,7 @@ public final class SstReader implements AutoCloseable {
   private final String createdBy;
   private final long rowsCrc;
   private final List<BlockMetaData> rowGroups;
-  private final BloomFilter[] bloom;
-  private final OffsetIndex[] offsetIndex;
-
-  /** rgFirstPage[rg] = global index of the rg's first page; one extra entry at the end. */
-  private final int[] rgFirstPage;
-
-  private final byte[][] pageMax;
-
-  /** A lower bound of every page's first key: a scan stops before a page starting past its end. */
-  private final byte[][] pageMin;
-
-  /** {@link SegmentLasts} of the footer, or null when the SST records none. */
-  private final byte[][] segmentLasts;
-
-  /** Whether pageMax of a row group's last page is its true max key (not only an upper bound). */
-  private final boolean[] rgEndExact;
+  private final SstIndex index;
 
   private SstReader(SstInfo info, RandomAccessObject object, BlockCache cache) throws IOException {
     this.info = info;
@@ -114,101 +88,11 @@ public final class SstReader implements AutoCloseable {
     verifyFooter(meta);
     this.rowsCrc = Long.parseLong(meta.get(SstFormat.META_ROWS_CRC32C));
     this.rowGroups = reader.getRowGroups();
-    int n = rowGroups.size();
-    this.bloom = new BloomFilter[n];
-    this.offsetIndex = new OffsetIndex[n];
-    this.rgFirstPage = new int[n + 1];
-    this.rgEndExact = new boolean[n];
-    String fenceText = meta.get(SstFormat.META_PAGE_FENCES);
-    byte[][] fences = fenceText == null ? null : decodeFences(fenceText);
-    String lastsText = meta.get(SstFormat.META_SEGMENT_LASTS);
-    this.segmentLasts = lastsText == null ? null : decodeFences(lastsText);
-    int rowsPerFence =
-        fences == null ? 0 : Integer.parseInt(meta.get(SstFormat.META_PAGE_FENCE_ROWS));
-    List<byte[]> maxes = new ArrayList<>();
-    List<byte[]> mins = new ArrayList<>();
-    long rgStartRow = 0;
-    for (int rg = 0; rg < n; rg++) {
-      ColumnChunkMetaData k = rowGroups.get(rg).getColumns().get(0);
-      bloom[rg] = reader.readBloomFilter(k);
-      offsetIndex[rg] = reader.readOffsetIndex(k);
-      if (offsetIndex[rg] == null) {
-        throw corrupted("row group " + rg + " has no offset index", null);
-      }
-      rgFirstPage[rg] = maxes.size();
-      long rgRows = rowGroups.get(rg).getRowCount();
-      if (fences != null) {
-        addFencedBounds(maxes, mins, fences, rowsPerFence, offsetIndex[rg], rgStartRow, rgRows);
-        long end = rgStartRow + rgRows;
-        rgEndExact[rg] = end % rowsPerFence == 0 || end == reader.getRecordCount();
-      } else {
-        addColumnIndexBounds(maxes, mins, reader.readColumnIndex(k), rg);
-        // Parquet truncates column index values to 64 bytes, rounding a max up
-        rgEndExact[rg] = maxes.get(maxes.size() - 1).length < COLUMN_INDEX_TRUNCATE_LENGTH;
-      }
-      rgStartRow += rgRows;
-    }
-    rgFirstPage[n] = maxes.size();
-    this.pageMax = maxes.toArray(new byte[0][]);
-    this.pageMin = mins.toArray(new byte[0][]);
-  }
-
-  private byte[][] decodeFences(String text) {
     try {
-      return PageFences.decode(text);
-    } catch (IllegalArgumentException e) {
-      throw corrupted("page fences: " + e.getMessage(), null);
+      this.index = SstIndex.read(reader, meta);
+    } catch (SstIndex.Malformed e) {
+      throw corrupted(e.getMessage(), null);
     }
-  }
-
-  /**
-   * An upper bound of each page's max key: the fence closing the group of {@code rowsPerFence} rows
-   * that holds the page's last row; and a lower bound of its first key: the fence closing the group
-   * before the one holding its first row. Both are exact when pages are cut at the fence interval,
-   * as they are unless a page fills its byte limit first.
-   */
-  private void addFencedBounds(
-      List<byte[]> maxes,
-      List<byte[]> mins,
-      byte[][] fences,
-      int rowsPerFence,
-      OffsetIndex pages,
-      long rgStartRow,
-      long rgRows) {
-    if (rowsPerFence <= 0) {
-      throw corrupted("page fence interval " + rowsPerFence, null);
-    }
-    int count = pages.getPageCount();
-    for (int p = 0; p < count; p++) {
-      long firstRow = rgStartRow + pages.getFirstRowIndex(p);
-      long lastRow = rgStartRow + (p + 1 < count ? pages.getFirstRowIndex(p + 1) : rgRows) - 1;
-      long fence = lastRow / rowsPerFence;
-      if (fence >= fences.length) {
-        throw corrupted("page fences cover fewer rows than the file holds", null);
-      }
-      maxes.add(fences[(int) fence]);
-      long before = firstRow / rowsPerFence - 1;
-      mins.add(before < 0 ? NO_KEY : fences[(int) before]);
-    }
-  }
-
-  /** Format 1: page key bounds from the key column's column index. */
-  private void addColumnIndexBounds(List<byte[]> maxes, List<byte[]> mins, ColumnIndex ci, int rg) {
-    if (ci == null) {
-      throw corrupted("row group " + rg + " has no page index", null);
-    }
-    for (ByteBuffer max : ci.getMaxValues()) {
-      maxes.add(bytes(max));
-    }
-    for (ByteBuffer min : ci.getMinValues()) {
-      mins.add(bytes(min));
-    }
-  }
-
-  private static byte[] bytes(ByteBuffer buf) {
-    byte[] b = new byte[buf.remaining()];
-    buf.duplicate().get(b);
-    return b;
   }
 
   /** Opens and verifies SST {@code info}; {@code verifyFileChecksum} reads the whole file once. */
@@ -324,6 +208,11 @@ public final class SstReader implements AutoCloseable {
     return info;
   }
 
+  private boolean pastItsSegment(byte[] key) {
+    byte[] last = lastKeyInSegment(key);
+    return last != null && (last == NO_KEY_IN_SEGMENT || Keys.compare(key, last) > 0);
+  }
+
   /** {@link #lastKeyInSegment} when the SST holds no key of the segment. */
   public static final byte[] NO_KEY_IN_SEGMENT = new byte[0];
 
@@ -333,15 +222,11 @@ public final class SstReader implements AutoCloseable {
    * record its segments (format 1, or too many segments).
    */
   public byte[] lastKeyInSegment(byte[] key) {
-    if (segmentLasts == null || key.length < Keys.PREFIX_LEN) {
-      return null;
-    }
-    byte[] last = SegmentLasts.find(segmentLasts, key);
-    return last == null ? NO_KEY_IN_SEGMENT : last;
+    return index.lastKeyInSegment(key);
   }
 
   public int pageCount() {
-    return pageMax.length;
+    return index.pageCount();
   }
 
   /**
@@ -379,21 +264,24 @@ public final class SstReader implements AutoCloseable {
     if (rowGroups.size() == 1) {
       // the bloom filter before the page search: most probes (an insert's check that its key is
       // new) end there
-      if (!mayContain(0, key, keyHash)) {
+      if (!index.mayContain(0, key, keyHash)) {
         return null;
       }
-      page = firstPageWithMaxAtLeast(key);
+      page = index.firstPageWithMaxAtLeast(key);
       if (page < 0) {
         return null;
       }
     } else {
-      page = firstPageWithMaxAtLeast(key);
-      if (page < 0 || !mayContainFrom(rowGroupOf(page), key, keyHash)) {
+      page = index.firstPageWithMaxAtLeast(key);
+      if (page < 0 || !index.mayContainFrom(index.rowGroupOf(page), key, keyHash)) {
         return null;
       }
     }
+    if (pastItsSegment(key)) {
+      return null; // a bloom false positive: the key lies past its vnode's last key here
+    }
     try {
-      for (int p = page; p < pageMax.length; p++) {
+      for (int p = page; p < index.pageCount(); p++) {
         Block b = block(p);
         int i = b.lowerBound(key);
         for (; i < b.size(); i++) {
@@ -411,77 +299,11 @@ public final class SstReader implements AutoCloseable {
     }
   }
 
-  /**
-   * Whether row group {@code rg}'s bloom filter may hold {@code key}. Parquet's {@code
-   * BlockSplitBloomFilter.findHash} builds its probe mask in a field of the filter, so two threads
-   * probing one SST at once could read each other's mask and answer "absent" for a key the SST
-   * holds: a point get then missed a committed row (seen as a join deleting a row it "does not
-   * hold"). The probe holds the filter's lock; the hash, computed before, is stateless.
-   */
-  private boolean mayContain(int rg, byte[] key, long keyHash) {
-    BloomFilter f = bloom[rg];
-    long h =
-        f.getHashStrategy() == BloomFilter.HashStrategy.XXH64
-            ? keyHash
-            : f.hash(Binary.fromConstantByteArray(key));
-    synchronized (f) {
-      return f.findHash(h);
-    }
-  }
-
-  /**
-   * Whether the key may lie in row group {@code rg}, or in a later one while page max keys are only
-   * upper bounds at row group ends: a bound past a row group's true max may send a key that starts
-   * the next row group to this one.
-   */
-  private boolean mayContainFrom(int rg, byte[] key, long keyHash) {
-    for (int r = rg; r < bloom.length; r++) {
-      if (mayContain(r, key, keyHash)) {
-        return true;
-      }
-      if (rgEndExact[r]) {
-        return false;
-      }
-    }
-    return false;
-  }
-
   private RuntimeException rethrow(Exception e) {
     if (e instanceof StorageException || e instanceof InjectedFault) {
       return (RuntimeException) e;
     }
     return corrupted("read failed", e);
-  }
-
-  /** The first page whose (upper bound of) max key is at least {@code key}, or -1. */
-  private int firstPageWithMaxAtLeast(byte[] key) {
-    return firstPageWithMaxAtLeast(key, 0, pageMax.length);
-  }
-
-  /** The first page of {@code [from, to)} whose max key is at least {@code key}, or -1. */
-  private int firstPageWithMaxAtLeast(byte[] key, int from, int to) {
-    int lo = from;
-    int hi = to;
-    while (lo < hi) {
-      int mid = (lo + hi) >>> 1;
-      if (Keys.compare(pageMax[mid], key) < 0) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
-    return lo == to ? -1 : lo;
-  }
-
-  private int rowGroupOf(int page) {
-    int rg = Arrays.binarySearch(rgFirstPage, page);
-    if (rg < 0) {
-      return -rg - 2;
-    }
-    while (rg + 1 < rgFirstPage.length && rgFirstPage[rg + 1] == page) {
-      rg++;
-    }
-    return rg;
   }
 
   private Block block(int page) throws IOException {
@@ -506,9 +328,9 @@ public final class SstReader implements AutoCloseable {
    * the fresh reader, so only a file that really is damaged reports corruption.
    */
   private PageReadStore readPages(int fromPage, int toPage) throws IOException {
-    int rg = rowGroupOf(fromPage);
-    int first = fromPage - rgFirstPage[rg];
-    int last = toPage - rgFirstPage[rg];
+    int rg = index.rowGroupOf(fromPage);
+    int first = fromPage - index.firstPageOf(rg);
+    int last = toPage - index.firstPageOf(rg);
     readLock.lock();
     try {
       try {
@@ -548,12 +370,13 @@ public final class SstReader implements AutoCloseable {
   }
 
   private PageReadStore readPagesLocked(int rg, int first, int last) throws IOException {
-    if (first == 0 && last == rgFirstPage[rg + 1] - rgFirstPage[rg]) {
+    if (first == 0 && last == index.firstPageOf(rg + 1) - index.firstPageOf(rg)) {
       return reader.readRowGroup(rg);
     }
     long rgRows = rowGroups.get(rg).getRowCount();
     PrimitiveIterator.OfInt pageIdx = IntStream.range(first, last).iterator();
-    return reader.readFilteredRowGroup(rg, RowRanges.create(rgRows, pageIdx, offsetIndex[rg]));
+    return reader.readFilteredRowGroup(
+        rg, RowRanges.create(rgRows, pageIdx, index.offsetIndex(rg)));
   }
 
   /** A fresh Parquet reader over the same object (the old one's cached state is dropped). */
@@ -614,8 +437,8 @@ public final class SstReader implements AutoCloseable {
     if (range.start() == null || range.end() == null) {
       return new Scan(range);
     }
-    int first = firstPageWithMaxAtLeast(range.start());
-    int last = firstPageWithMaxAtLeast(range.end());
+    int first = index.firstPageWithMaxAtLeast(range.start());
+    int last = index.firstPageWithMaxAtLeast(range.end());
     boolean narrow = first < 0 || (last >= 0 && last - first < BLOCK_SCAN_MAX_PAGES);
     return narrow ? new BlockScan(range) : new Scan(range);
   }
@@ -683,20 +506,20 @@ public final class SstReader implements AutoCloseable {
       if (!range.overlaps(info.minKey(), info.maxKey())) {
         done = true;
       } else {
-        int p = range.start() == null ? 0 : firstPageWithMaxAtLeast(range.start());
-        nextPage = p < 0 ? pageMax.length : p;
+        int p = range.start() == null ? 0 : index.firstPageWithMaxAtLeast(range.start());
+        nextPage = p < 0 ? index.pageCount() : p;
       }
     }
 
     private boolean openNext() throws IOException {
-      if (nextPage >= pageMax.length) {
+      if (nextPage >= index.pageCount()) {
         return false;
       }
-      if (range.end() != null && range.isAfter(pageMin[nextPage])) {
+      if (index.startsPast(nextPage, range)) {
         return false;
       }
-      int rg = rowGroupOf(nextPage);
-      int to = rgFirstPage[rg + 1];
+      int rg = index.rowGroupOf(nextPage);
+      int to = index.firstPageOf(rg + 1);
       PageReadStore pages = readPages(nextPage, to);
       nextPage = to;
       cols = new Cols(pages, createdBy);
@@ -765,14 +588,14 @@ public final class SstReader implements AutoCloseable {
       if (!range.overlaps(info.minKey(), info.maxKey())) {
         done = true;
       } else {
-        int p = range.start() == null ? 0 : firstPageWithMaxAtLeast(range.start());
-        page = p < 0 ? pageMax.length : p;
+        int p = range.start() == null ? 0 : index.firstPageWithMaxAtLeast(range.start());
+        page = p < 0 ? index.pageCount() : p;
       }
     }
 
     /** Loads the next block; false past the last page or past the range's end. */
     private boolean openNext() throws IOException {
-      if (page >= pageMax.length || (range.end() != null && range.isAfter(pageMin[page]))) {
+      if (page >= index.pageCount() || index.startsPast(page, range)) {
         return false;
       }
       block = block(page);
