@@ -180,7 +180,7 @@ public final class DashboardRecorder implements BarrierObserver {
     state.ifPresent(s -> recordFlow(s, u, t));
     for (long jobId : u.finishedJobIds()) {
       u.jobs().stream()
-          .filter(p -> p.jobId() == jobId)
+          .filter(p -> p.jobId() == jobId && p.actorsTotal() > 0) // a backfill, not a new table
           .findFirst()
           .ifPresent(p -> submit.accept(new DdlCommand.RecordBackfill(entry(state, p, t))));
     }
