@@ -63,7 +63,7 @@ public final class DashboardRecorder implements BarrierObserver {
 
   /** Columns of {@link #progress(long)}. */
   public static final List<String> PROGRESS_COLUMNS =
-      List.of("fraction", "rowsPerSecond", "etaSeconds", "consumedRows");
+      List.of("fraction", "rowsPerSecond", "etaSeconds", "consumedRows", "sampledAtMs");
 
   /** Columns of {@link #flow(long)}. */
   public static final List<String> FLOW_COLUMNS = List.of("rowsInPerSecond", "rowsOutPerSecond");
@@ -78,6 +78,10 @@ public final class DashboardRecorder implements BarrierObserver {
   static final int RATE = 1;
   static final int ETA = 2;
   static final int CONSUMED = 3;
+
+  /** The exact time of a progress row's sample (its epoch's), for rates between samples. */
+  static final int SAMPLED_AT = 4;
+
   static final int MAX_EVENTS = 256;
 
   /** A recovery, as the charts mark it. */
@@ -176,6 +180,7 @@ public final class DashboardRecorder implements BarrierObserver {
       ring.set(row, RATE, p.rowsPerSecond());
       ring.set(row, ETA, p.etaSeconds().isPresent() ? p.etaSeconds().getAsLong() : Double.NaN);
       ring.set(row, CONSUMED, p.totalConsumed());
+      ring.set(row, SAMPLED_AT, t);
     }
     state.ifPresent(s -> recordFlow(s, u, t));
     for (long jobId : u.finishedJobIds()) {
@@ -194,7 +199,10 @@ public final class DashboardRecorder implements BarrierObserver {
     CatalogObject o = state.map(s -> s.objects().get(id)).orElse(null);
     SeriesRing ring = progress.get(done.jobId());
     SeriesRing.Rows rows = ring == null ? null : ring.since(Long.MIN_VALUE);
-    long[] times = rows == null ? new long[0] : rows.times();
+    long[] times = new long[rows == null ? 0 : rows.size()];
+    for (int i = 0; i < times.length; i++) {
+      times[i] = (long) rows.columns()[SAMPLED_AT][i];
+    }
     double[] consumed = rows == null ? new double[0] : rows.columns()[CONSUMED];
     double[] shown = rows == null ? new double[0] : rows.columns()[FRACTION];
     long start = job != null ? job.createdAtMs() : times.length > 0 ? times[0] : endMs;

@@ -86,9 +86,10 @@ class DashboardRecorderTest {
     DashboardRecorder r =
         new DashboardRecorder(clock, () -> Optional.of(CatalogState.empty()), submitted::add);
     // the tracker over-estimated early (0.4 shown at 200 of 1000 rows), then caught up
+    // (samples late in their seconds: rates use their exact times, not the seconds')
     r.onProgress(update(T0 + 1000, progress(7, T0 + 1000, 200, 0.4, false), false));
-    r.onProgress(update(T0 + 2000, progress(7, T0 + 2000, 600, 0.65, false), false));
-    r.onProgress(update(T0 + 3000, progress(7, T0 + 3000, 1000, 1.0, true), true));
+    r.onProgress(update(T0 + 2900, progress(7, T0 + 2900, 800, 0.65, false), false));
+    r.onProgress(update(T0 + 3950, progress(7, T0 + 3950, 1000, 1.0, true), true));
 
     SeriesRing.Rows rows = r.progress(7, 0).orElseThrow();
     assertThat(rows.columns()[DashboardRecorder.FRACTION]).containsExactly(0.4, 0.65, 1.0);
@@ -98,7 +99,10 @@ class DashboardRecorderTest {
     assertThat(e.rows()).isEqualTo(1000);
     assertThat(e.progressError()).isCloseTo(0.2, within(1e-9));
     assertThat(e.samples()).isEqualTo(3);
-    assertThat(e.peakRowsPerSecond()).isCloseTo(400, within(1e-9));
+    assertThat(e.peakRowsPerSecond())
+        .as("600 rows in 1900 ms (by the seconds' starts it would be 1000 ms)")
+        .isCloseTo(600 / 1.9, within(1e-9));
+    assertThat(e.progressErrorAtMs()).isEqualTo(T0 + 1000);
   }
 
   @Test
