@@ -107,7 +107,11 @@ final class DashboardApi {
         return new Reply(
             403,
             "application/json",
-            Json.write(Map.of("error", "changing jobs is not allowed from this address")));
+            Json.write(
+                Map.of(
+                    "error",
+                    "changing jobs is allowed only from the meta host's own pages (this address"
+                        + " or request is not)")));
       }
       return part.equals("/cancel") ? answer(control.cancel(id)) : rateLimit(control, id, r);
     }

@@ -12,6 +12,7 @@ import dev.tideway.protocol.catalog.CatalogObject;
 import dev.tideway.protocol.catalog.CatalogState;
 import dev.tideway.protocol.catalog.FragmentGraph;
 import dev.tideway.protocol.catalog.JobRecord;
+import dev.tideway.protocol.catalog.JobStatus;
 import dev.tideway.protocol.catalog.PlanCodec;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -50,6 +51,22 @@ final class JobDocs {
       errors.add("stalled: " + p.stalledReason().get());
     }
     doc.put("errors", errors);
+    doc.put(
+        "history",
+        s.backfills().entries().stream()
+            .filter(e -> e.jobId() == job.jobId())
+            .findFirst()
+            .map(
+                e ->
+                    (Object)
+                        Map.of(
+                            "finishedAtMs", e.finishedAtMs(),
+                            "durationMs", e.finishedAtMs() - e.startedAtMs(),
+                            "rows", e.rows(),
+                            "avgRowsPerSecond", e.avgRowsPerSecond(),
+                            "progressError",
+                                Double.isFinite(e.progressError()) ? e.progressError() : -1.0))
+            .orElse(null));
     doc.put(
         "recoveries",
         view.recorder().map(DashboardRecorder::recoveries).orElse(List.of()).stream()
@@ -164,13 +181,14 @@ final class JobDocs {
         int actorId = j.spec().actors().get(i).actorId();
         FragmentGraph.Actor a = placed.get(actorId);
         int vnodes = a == null ? 0 : a.vnodes().count();
-        boolean done = st.code() >= BackfillState.DONE;
+        // a created job's snapshot is its last before the finish: every actor was done then
+        boolean done = st.code() >= BackfillState.DONE || job.status() == JobStatus.CREATED;
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("actorId", actorId);
         m.put("fragmentId", a == null ? null : a.fragmentId());
         m.put("node", a == null ? null : a.node());
         m.put("upstream", j.spec().actors().get(i).upstream().name());
-        m.put("phase", phase(st));
+        m.put("phase", done && st.code() < BackfillState.DONE ? "DONE" : phase(st));
         m.put("consumedRows", st.consumedRows());
         m.put("vnodes", vnodes);
         m.put("vnodesDone", done ? vnodes : 0);
@@ -179,6 +197,7 @@ final class JobDocs {
       }
     }
     doc.put("epoch", saved == null ? null : saved.epoch());
+    doc.put("final", job.status() == JobStatus.CREATED);
     doc.put("offset", offset);
     doc.put("limit", limit);
     doc.put("total", total);

@@ -57,7 +57,9 @@ import java.util.regex.Pattern;
  *
  * <p>Every endpoint answers GET only, except the job page's two actions ({@code POST
  * /api/jobs/{id}/rate-limit} and {@code /cancel}), which answer only clients whose address the
- * server's {@code controlAllowed} accepts (loopback by default) and 403 to others.
+ * server's {@code controlAllowed} accepts (loopback by default) and that carry the {@code
+ * X-Tideway-Action} header (so no other web site open in the user's browser can post them), and 403
+ * to others.
  *
  * <p>Handlers run on a two-thread pool ({@code meta-http-N}) and read only {@link MetaView}
  * snapshots.
@@ -116,8 +118,12 @@ public final class MetaHttpServer implements AutoCloseable {
         "/api/jobs/",
         ex -> {
           DashboardApi.Request r = parse(ex);
+          // a browser sends a custom header cross-origin only after a CORS preflight, which this
+          // server never grants: another site open in the same browser cannot post here
           boolean allowed =
-              control != null && controlAllowed.test(ex.getRemoteAddress().getAddress());
+              control != null
+                  && controlAllowed.test(ex.getRemoteAddress().getAddress())
+                  && ex.getRequestHeaders().containsKey(ACTION_HEADER);
           send(
               ex,
               guarded(
@@ -155,6 +161,9 @@ public final class MetaHttpServer implements AutoCloseable {
 
   /** The uPlot build the pages load (a WebJar on the classpath: nothing is fetched at run time). */
   static final String WEBJARS = "/META-INF/resources/webjars/";
+
+  /** The header a job action must carry (the job page's script sets it). */
+  static final String ACTION_HEADER = "X-Tideway-Action";
 
   private static final Pattern JOB_PAGE = Pattern.compile("/jobs/([0-9]{1,9})/?");
   private static final Pattern WEBJAR_PATH =

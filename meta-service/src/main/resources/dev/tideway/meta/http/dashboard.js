@@ -69,7 +69,8 @@ async function get(path) {
 async function post(path, body) {
   const r = await fetch(path, {
     method: "POST", cache: "no-store",
-    headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: body || ""
+    headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Tideway-Action": "1" },
+    body: body || ""
   });
   const doc = await r.json().catch(() => ({ error: r.status + " " + r.statusText }));
   if (!r.ok) throw new Error(doc.error || (r.status + ""));
@@ -147,8 +148,8 @@ class SeriesChart {
       scales: { x: { time: true }, y: (opts && opts.y) || {} },
       series: [{}].concat(series.map(s => ({ label: s.label, stroke: s.color, width: 1.5,
         spanGaps: false, scale: s.scale || "y" }))),
-      axes: [{}, { scale: "y" }].concat(
-        series.some(s => s.scale === "y2") ? [{ scale: "y2", side: 1, grid: { show: false } }] : []),
+      axes: [{}, { scale: "y", size: 64 }].concat(series.some(s => s.scale === "y2")
+        ? [{ scale: "y2", side: 1, size: 56, grid: { show: false } }] : []),
       hooks: { draw: [u => {
         // recoveries: a red line at each
         const ctx = u.ctx;

@@ -35,9 +35,18 @@ class DashboardApiTest {
   final HttpClient http = HttpClient.newHttpClient();
 
   HttpResponse<String> call(int port, String method, String path, String body) throws Exception {
+    return call(port, method, path, body, true);
+  }
+
+  /** With {@code page}, the request carries the header the job page's script sends. */
+  HttpResponse<String> call(int port, String method, String path, String body, boolean page)
+      throws Exception {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path));
+    if (page) {
+      b.header("X-Tideway-Action", "1");
+    }
     HttpRequest req =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-            .method(
+        b.method(
                 method,
                 body == null
                     ? HttpRequest.BodyPublishers.noBody()
@@ -231,6 +240,9 @@ class DashboardApiTest {
             .extracting(HttpResponse::statusCode)
             .isEqualTo(403);
       }
+      // a form posted by another web site (no header: the browser would need a CORS preflight)
+      assertThat(call(port, "POST", "/api/jobs/" + job + "/cancel", "", false).statusCode())
+          .isEqualTo(403);
       assertThat(a.catalog().orElseThrow().jobs()).containsKey(job);
 
       // allowed (loopback): the throttle is the ALTER's, the cancel is CANCEL JOBS
