@@ -3,6 +3,7 @@ package dev.tideway.meta;
 import dev.tideway.barrier.progress.JobProgress;
 import dev.tideway.common.time.Clock;
 import dev.tideway.meta.barrier.BarrierLog;
+import dev.tideway.meta.barrier.BarrierObserver;
 import dev.tideway.meta.barrier.BarrierRunner;
 import dev.tideway.meta.barrier.GlobalBarrierManager;
 import dev.tideway.meta.barrier.SinkDeliveries;
@@ -12,10 +13,13 @@ import dev.tideway.meta.cluster.FencedMetaStore;
 import dev.tideway.meta.cluster.LeaderElector;
 import dev.tideway.meta.cluster.LeaderTerm;
 import dev.tideway.meta.cluster.LeadershipListener;
+import dev.tideway.meta.dashboard.DashboardRecorder;
+import dev.tideway.meta.http.JobControl;
 import dev.tideway.meta.http.MetaHttpServer;
 import dev.tideway.meta.http.MetaMetrics;
 import dev.tideway.meta.http.MetaView;
 import dev.tideway.meta.schedule.Worker;
+import dev.tideway.meta.version.StorageVersionCommitter;
 import dev.tideway.protocol.catalog.CatalogState;
 import dev.tideway.protocol.catalog.KryoPlanCodec;
 import dev.tideway.protocol.catalog.LeaderInfo;
@@ -26,6 +30,9 @@ import dev.tideway.protocol.meta.DdlReply;
 import dev.tideway.protocol.store.CatalogLoader;
 import dev.tideway.protocol.store.MetaPaths;
 import dev.tideway.protocol.store.NodeRegistry;
+import dev.tideway.storage.api.Storage;
+import dev.tideway.storage.api.TableStats;
+import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +42,8 @@ import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One meta process, wired: ZooKeeper client → fenced store + node registry → DDL service → leader
@@ -44,7 +53,9 @@ import org.apache.curator.retry.ExponentialBackoffRetry;
  * the election, and the HTTP server starts last so {@code /health/ready} never reports a half-built
  * process. {@link #close} goes in reverse.
  */
-public final class MetaServer implements MetaView, AutoCloseable {
+public final class MetaServer implements MetaView, JobControl, AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(MetaServer.class);
+
   private final MetaConfig config;
   private final CuratorFramework client;
   private final FencedMetaStore store;
@@ -81,11 +92,24 @@ public final class MetaServer implements MetaView, AutoCloseable {
   /** Runs the barrier loop while leading; null until compute and storage are wired in. */
   private final BarrierRunner<?> barrier;
 
+  /** The dashboard's time series and history entries, fed by the barrier loop. */
+  private final DashboardRecorder recorder;
+
+  private final PlanCodec codec;
+
+  /** The store whose versions this process commits; null without a barrier loop. */
+  private final Storage storage;
+
   private MetaServer(
       MetaConfig config, PlanCodec codec, Clock clock, BarrierRunner.Wiring<?> barrierWiring)
       throws Exception {
     this.config = config;
     this.clock = clock;
+    this.codec = codec;
+    this.storage =
+        barrierWiring != null && barrierWiring.versions() instanceof StorageVersionCommitter s
+            ? s.storage()
+            : null;
     this.client =
         CuratorFrameworkFactory.newClient(
             config.zookeeper(),
@@ -117,10 +141,18 @@ public final class MetaServer implements MetaView, AutoCloseable {
     this.ddl = new DdlService(store, new CatalogCore(codec), this::computeWorkers, clock);
     this.barrier = barrierWiring == null ? null : new BarrierRunner<>(barrierWiring, ddl, clock);
     this.metrics = new MetaMetrics(this);
+    this.recorder = new DashboardRecorder(clock, ddl::snapshot, this::submitQuietly);
     if (barrier != null) {
-      barrier.observeWith(metrics);
+      barrier.observeWith(BarrierObserver.both(metrics, recorder));
     }
-    this.http = new MetaHttpServer(config.httpHost(), config.httpPort(), this, metrics);
+    this.http =
+        new MetaHttpServer(
+            config.httpHost(),
+            config.httpPort(),
+            this,
+            metrics,
+            this,
+            InetAddress::isLoopbackAddress);
     String httpAddress = http.address().getHostString() + ":" + http.address().getPort();
     this.elector =
         new LeaderElector(
@@ -205,6 +237,7 @@ public final class MetaServer implements MetaView, AutoCloseable {
    *     DdlReply.Rejected} (unknown job, not creating, no backfill); fails with {@link
    *     dev.tideway.protocol.meta.NotLeaderException} when this process does not lead
    */
+  @Override
   public CompletableFuture<DdlReply> setBackfillRateLimit(int jobId, long rowsPerSecond) {
     DdlCommand.SetBackfillRateLimit cmd;
     try {
@@ -227,6 +260,42 @@ public final class MetaServer implements MetaView, AutoCloseable {
               }
               return m.throttle(set);
             });
+  }
+
+  /** Submits a command nobody waits for (a history entry); a failure is logged. */
+  private void submitQuietly(DdlCommand cmd) {
+    ddl.submit(cmd)
+        .whenComplete(
+            (reply, e) -> {
+              if (e != null) {
+                LOG.warn("{} failed", cmd.getClass().getSimpleName(), e);
+              }
+            });
+  }
+
+  @Override
+  public CompletableFuture<DdlReply> cancel(int jobId) {
+    return ddl.submit(new DdlCommand.CancelJob(jobId));
+  }
+
+  @Override
+  public Optional<DashboardRecorder> recorder() {
+    return barrier != null && barrier.manager() != null ? Optional.of(recorder) : Optional.empty();
+  }
+
+  @Override
+  public Optional<PlanCodec> planCodec() {
+    return Optional.of(codec);
+  }
+
+  @Override
+  public Map<Integer, TableStats> tableStats() {
+    return storage == null ? Map.of() : storage.tableStats();
+  }
+
+  @Override
+  public String storageVersion() {
+    return storage == null ? "" : storage.describeVersion();
   }
 
   public DdlService ddl() {

@@ -6,6 +6,7 @@ import dev.tideway.cli.cluster.Playground;
 import dev.tideway.common.time.Clock;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
@@ -22,9 +23,13 @@ import org.junit.jupiter.api.io.TempDir;
  * while a background materialized view backfills at a limited rate, runs its script against the
  * JSON API and must show the job being created with its progress bar, its rows and phase
  * (THROTTLED: the rate limit was set before the CREATE, and showed as SNAPSHOT until an ALTER), the
- * compute node and recent barriers; once the job is created, the page shows it CREATED and no job
- * in progress. Without Chromium the class is skipped, except on CI (environment variable {@code CI}
- * set), where {@code .ci/run} installs Debian's chromium.
+ * compute node, recent barriers and a barrier latency chart. The job's page charts a progress that
+ * rises and lists backfill actors whose rows sum to the job's consumed rows, with the throttle and
+ * the fragment graph. Once the job is created, the dashboard shows it CREATED, no job in progress,
+ * and the finished backfill in the history with its measured progress error. A screenshot of each
+ * page (dashboard, job, cluster) goes to {@code target/dashboard/}. Without Chromium the class is
+ * skipped, except on CI (environment variable {@code CI} set), where {@code .ci/run} installs
+ * Debian's chromium.
  */
 public class DashboardIT {
   @TempDir Path dir;
@@ -44,21 +49,58 @@ public class DashboardIT {
 
   /** The DOM after the page's script ran for a few (virtual) seconds. */
   public static String render(String browser, int port) throws Exception {
-    Process p =
-        new ProcessBuilder(
+    return render(browser, port, "/");
+  }
+
+  /** The DOM of page {@code path} after its script ran for a few (virtual) seconds. */
+  public static String render(String browser, int port, String path) throws Exception {
+    return new String(chromium(browser, port, path, "--dump-dom"), StandardCharsets.UTF_8);
+  }
+
+  /**
+   * A screenshot of page {@code path} in the build directory ({@code target/dashboard/NAME.png});
+   * fails unless it is big enough to hold a drawn page (a blank one is a few KiB).
+   */
+  static Path screenshot(String browser, int port, String path, String name) throws Exception {
+    Path dir = Path.of("target", "dashboard").toAbsolutePath();
+    Files.createDirectories(dir);
+    Path png = dir.resolve(name + ".png");
+    Files.deleteIfExists(png);
+    chromium(browser, port, path, "--window-size=1280,1600", "--screenshot=" + png);
+    assertThat(png).as("screenshot of %s", path).exists();
+    assertThat(Files.size(png)).as("screenshot of %s is a drawn page", path).isGreaterThan(40_000);
+    return png;
+  }
+
+  private static byte[] chromium(String browser, int port, String path, String... args)
+      throws Exception {
+    List<String> cmd =
+        new java.util.ArrayList<>(
+            List.of(
                 browser,
                 "--headless",
                 "--no-sandbox",
                 "--disable-gpu",
                 "--disable-dev-shm-usage",
-                "--virtual-time-budget=4000",
-                "--dump-dom",
-                "http://127.0.0.1:" + port + "/")
+                "--hide-scrollbars",
+                "--virtual-time-budget=4000"));
+    cmd.addAll(List.of(args));
+    cmd.add("http://127.0.0.1:" + port + path);
+    Process p =
+        new ProcessBuilder(cmd)
             .redirectError(ProcessBuilder.Redirect.DISCARD)
+            .directory(Path.of("target").toAbsolutePath().toFile())
             .start();
     byte[] out = p.getInputStream().readAllBytes();
     assertThat(p.waitFor(90, TimeUnit.SECONDS)).as("chromium ends").isTrue();
-    return new String(out, StandardCharsets.UTF_8);
+    return out;
+  }
+
+  /** The number in group 1 of {@code regex}'s first match in {@code dom}. */
+  static String match(String dom, String regex, String what) {
+    Matcher m = Pattern.compile(regex).matcher(dom);
+    assertThat(m.find()).as("the page shows %s: %s", what, dom).isTrue();
+    return m.group(1);
   }
 
   /** The inner HTML of the element with id {@code id} (tables here hold no nested tbody). */
@@ -66,6 +108,26 @@ public class DashboardIT {
     Matcher m = Pattern.compile("id=\"" + id + "\">(.*?)</tbody>", Pattern.DOTALL).matcher(dom);
     assertThat(m.find()).as("the page has #%s: %s", id, dom).isTrue();
     return m.group(1);
+  }
+
+  /** Whether the job page's consumed rows and its actors' sum come from the same commit. */
+  static boolean sameEpoch(String jobPage) {
+    Matcher a = Pattern.compile("id=\"job-consumed\" data-epoch=\"(\\d+)\"").matcher(jobPage);
+    Matcher b = Pattern.compile("id=\"actors-sum\" data-epoch=\"(\\d+)\"").matcher(jobPage);
+    return a.find() && b.find() && a.group(1).equals(b.group(1));
+  }
+
+  static void awaitConsumed(Statement st, long rows) throws Exception {
+    long by = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (System.nanoTime() < by) {
+      List<String> r =
+          PlaygroundIT.rows(st, "SELECT consumed_rows FROM rw_catalog.rw_ddl_progress");
+      if (!r.isEmpty() && !"null".equals(r.get(0)) && Long.parseLong(r.get(0)) >= rows) {
+        return;
+      }
+      TimeUnit.MILLISECONDS.sleep(200);
+    }
+    throw new AssertionError("the backfill did not reach " + rows + " rows in 60 s");
   }
 
   @Test
@@ -118,6 +180,44 @@ public class DashboardIT {
       assertThat(section(dom, "jobs")).contains("dash_mv").contains("CREATING");
       assertThat(section(dom, "nodes")).contains("compute");
       assertThat(section(dom, "barriers")).doesNotContain("no barrier yet");
+      assertThat(dom)
+          .as("the barrier latency chart has points")
+          .containsPattern("id=\"chart-latency\"[^>]*data-points=\"[1-9]");
+
+      // the job page: its progress chart rises, its actors' rows sum to the job's consumed rows
+      awaitConsumed(st, 2_500); // a few seconds of progress: several points
+      String page = "/jobs/" + jobId;
+      String job = render(browser, o.metaHttpPort(), page);
+      for (int i = 0; i < 3 && !sameEpoch(job); i++) {
+        job = render(browser, o.metaHttpPort(), page); // the two reads straddled a commit
+      }
+      assertThat(job).contains("data-loaded=\"true\"").contains("dash_mv (job " + jobId + ")");
+      String[] points =
+          match(job, "id=\"chart-progress\"[^>]*data-values=\"([^\"]*)\"", "a progress chart")
+              .split(",");
+      assertThat(points.length).as("progress points").isGreaterThanOrEqualTo(3);
+      double first = Double.parseDouble(points[0]);
+      double last = Double.parseDouble(points[points.length - 1]);
+      for (int i = 1; i < points.length; i++) {
+        assertThat(Double.parseDouble(points[i]))
+            .as("progress never goes back: %s", String.join(",", points))
+            .isGreaterThanOrEqualTo(Double.parseDouble(points[i - 1]));
+      }
+      assertThat(last).as("progress rises: %s", String.join(",", points)).isGreaterThan(first);
+      assertThat(sameEpoch(job)).as("actors and job read at one commit").isTrue();
+      long consumed = Long.parseLong(match(job, "id=\"job-consumed\"[^>]*>(\\d+)<", "rows"));
+      Matcher actorRows = Pattern.compile("class=\"num consumed\">(\\d+)<").matcher(job);
+      long sum = 0;
+      int actors = 0;
+      while (actorRows.find()) {
+        sum += Long.parseLong(actorRows.group(1));
+        actors++;
+      }
+      assertThat(actors).as("backfill actor rows").isGreaterThan(0);
+      assertThat(sum).as("the actors' rows sum to the job's").isEqualTo(consumed);
+      assertThat(consumed).isPositive();
+      assertThat(job).contains("rate limit: 400 rows/s per actor").contains("<svg class=\"graph\"");
+      screenshot(browser, o.metaHttpPort(), page, "job");
 
       long done = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
       while (!PlaygroundIT.rows(st, "SELECT ddl_id FROM rw_catalog.rw_ddl_progress").isEmpty()) {
@@ -127,6 +227,25 @@ public class DashboardIT {
       String after = render(browser, o.metaHttpPort());
       assertThat(section(after, "progress")).contains("no job is being created");
       assertThat(section(after, "jobs")).contains("dash_mv").contains("CREATED");
+
+      // the finished backfill is in the history (the leader writes it just after the flip)
+      String history = section(after, "history");
+      for (int i = 0; i < 10 && !history.contains("dash_mv"); i++) {
+        TimeUnit.MILLISECONDS.sleep(500);
+        history = section(render(browser, o.metaHttpPort()), "history");
+      }
+      assertThat(history).contains("dash_mv").contains(">20000<");
+      double error =
+          Double.parseDouble(
+              match(history, "class=\"num progress-error\">([0-9.]+) points<", "progress error"));
+      // a static upstream: the key count the bar divides by is the final row count
+      assertThat(error).as("progress error in points").isBetween(0.0, 1.0);
+      screenshot(browser, o.metaHttpPort(), "/", "dashboard");
+      screenshot(browser, o.metaHttpPort(), "/cluster", "cluster");
+      assertThat(render(browser, o.metaHttpPort(), "/cluster"))
+          .contains("dash_mv")
+          .contains("L0")
+          .contains(">compute<");
     }
   }
 }

@@ -1,6 +1,8 @@
 package dev.tideway.meta.barrier;
 
 import dev.tideway.barrier.progress.ProgressBatch;
+import dev.tideway.barrier.progress.ProgressUpdate;
+import dev.tideway.barrier.progress.TableStatsLookup;
 import dev.tideway.protocol.catalog.VersionPointer;
 import java.util.List;
 
@@ -29,6 +31,15 @@ public interface BarrierObserver {
    * and sink deliveries), after {@link #onEpochCommitted}.
    */
   default void onReportsCommitted(List<ProgressBatch> reports) {}
+
+  /**
+   * The table stats of the version a checkpoint just committed (before the progress tracker ran on
+   * it).
+   */
+  default void onTableStats(TableStatsLookup stats) {}
+
+  /** The progress tracker's figures after a commit, last of the commit's callbacks. */
+  default void onProgress(ProgressUpdate update) {}
 
   /** Both observers, {@code a} first. */
   static BarrierObserver both(BarrierObserver a, BarrierObserver b) {
@@ -61,6 +72,18 @@ public interface BarrierObserver {
       public void onReportsCommitted(List<ProgressBatch> reports) {
         a.onReportsCommitted(reports);
         b.onReportsCommitted(reports);
+      }
+
+      @Override
+      public void onTableStats(TableStatsLookup stats) {
+        a.onTableStats(stats);
+        b.onTableStats(stats);
+      }
+
+      @Override
+      public void onProgress(ProgressUpdate update) {
+        a.onProgress(update);
+        b.onProgress(update);
       }
     };
   }

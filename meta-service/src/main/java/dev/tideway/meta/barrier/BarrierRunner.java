@@ -108,6 +108,12 @@ public final class BarrierRunner<S> implements LeadershipListener {
     @SuppressWarnings("unchecked")
     GlobalBarrierManager<S>[] self = new GlobalBarrierManager[1];
     ComputeClient lazy = new LazyComputeClient<>(wiring.compute(), () -> self[0]);
+    BarrierObserver all =
+        BarrierObserver.both(
+            sinks,
+            observer == null
+                ? wiring.observer()
+                : BarrierObserver.both(observer, wiring.observer()));
     self[0] =
         new GlobalBarrierManager<>(
             new GlobalBarrierManager.Deps<>(
@@ -115,14 +121,13 @@ public final class BarrierRunner<S> implements LeadershipListener {
                 wiring.progressConfig(),
                 clock,
                 lazy,
-                wiring.versions(),
+                new ObservedVersions<>(wiring.versions(), all),
                 ddl,
-                wiring.progressListener(),
-                BarrierObserver.both(
-                    sinks,
-                    observer == null
-                        ? wiring.observer()
-                        : BarrierObserver.both(observer, wiring.observer())),
+                u -> {
+                  wiring.progressListener().accept(u);
+                  all.onProgress(u);
+                },
+                all,
                 wiring.backoff()),
             term);
     current = self[0];

@@ -5,6 +5,7 @@ import dev.tideway.common.plan.StreamNode;
 import dev.tideway.common.plan.StreamPlanNode;
 import dev.tideway.common.plan.TableDesc;
 import dev.tideway.meta.fragment.IdAllocator;
+import dev.tideway.protocol.catalog.BackfillHistory;
 import dev.tideway.protocol.catalog.CatalogChange;
 import dev.tideway.protocol.catalog.CatalogObject;
 import dev.tideway.protocol.catalog.CatalogState;
@@ -88,6 +89,8 @@ public final class CatalogCore {
       return BackfillRateLimits.decide(r, state, codec);
     } else if (cmd instanceof DdlCommand.RecordRecovery r) {
       return recordRecovery(r, state);
+    } else if (cmd instanceof DdlCommand.RecordBackfill b) {
+      return recordBackfill(b, state);
     } else if (cmd instanceof DdlCommand.RelocateActors) {
       return relocate(state, view);
     } else if (cmd instanceof DdlCommand.FailJob f) {
@@ -117,6 +120,13 @@ public final class CatalogCore {
           List.of(new CatalogChange.PutJob(next)), new DdlReply.JobUpdated(next));
     }
     throw new IllegalStateException("unknown DDL command " + cmd);
+  }
+
+  private static DdlDecision recordBackfill(DdlCommand.RecordBackfill b, CatalogState state) {
+    BackfillHistory next = state.backfills().append(b.entry());
+    return new DdlDecision(
+        List.of(new CatalogChange.PutBackfillHistory(next)),
+        new DdlReply.BackfillRecorded(b.entry().jobId()));
   }
 
   /** Appends the generation; a retried reset of the same generation and base changes nothing. */

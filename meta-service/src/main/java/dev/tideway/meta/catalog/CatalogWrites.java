@@ -27,6 +27,8 @@ public final class CatalogWrites {
       return new MetaWrite.Put(paths.params(), c.params().encode());
     } else if (change instanceof CatalogChange.PutRecoveryLog c) {
       return new MetaWrite.Put(paths.recoveryLog(), c.log().encode());
+    } else if (change instanceof CatalogChange.PutBackfillHistory c) {
+      return new MetaWrite.Put(paths.backfillHistory(), c.history().encode());
     } else if (change instanceof CatalogChange.PutVersionPointer c) {
       return new MetaWrite.Put(paths.versionPointer(), c.pointer().encode());
     }

@@ -14,19 +14,27 @@ import dev.tideway.protocol.catalog.FragmentGraph;
 import dev.tideway.protocol.catalog.JobRecord;
 import dev.tideway.protocol.catalog.NodeInfo;
 import dev.tideway.protocol.catalog.ObjectKind;
+import dev.tideway.protocol.meta.DdlReply;
 import io.prometheus.metrics.exporter.httpserver.MetricsHandler;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The HTTP endpoints of a meta process (issue: default 127.0.0.1:5691):
@@ -42,9 +50,19 @@ import java.util.function.Supplier;
  *   <li>{@code /api/barriers}: the leader's recent barriers with inject, collect and commit times
  *       (ms since the epoch; -1 = not yet), newest first
  *   <li>{@code /metrics}: Prometheus text via the exporter's {@code MetricsHandler}
+ *   <li>{@code /jobs/{id}} (a job's page), {@code /cluster} (nodes, storage, meta processes), and
+ *       the API behind them and the dashboard's charts and history ({@link DashboardApi}); uPlot
+ *       from its WebJar at {@code /webjars/uplot/VERSION/dist/}
  * </ul>
  *
- * Handlers run on a two-thread pool ({@code meta-http-N}) and read only {@link MetaView} snapshots.
+ * <p>Every endpoint answers GET only, except the job page's two actions ({@code POST
+ * /api/jobs/{id}/rate-limit} and {@code /cancel}), which answer only clients whose address the
+ * server's {@code controlAllowed} accepts (loopback by default) and that carry the {@code
+ * X-Tideway-Action} header (so no other web site open in the user's browser can post them), and 403
+ * to others.
+ *
+ * <p>Handlers run on a two-thread pool ({@code meta-http-N}) and read only {@link MetaView}
+ * snapshots.
  */
 public final class MetaHttpServer implements AutoCloseable {
   public static final String DEFAULT_HOST = "127.0.0.1";
@@ -53,18 +71,65 @@ public final class MetaHttpServer implements AutoCloseable {
   private final HttpServer server;
   private final ExecutorService pool = Threads.fixedPool("meta-http", 2);
 
+  /** Read-only: no job control. */
   public MetaHttpServer(String host, int port, MetaView view, MetaMetrics metrics)
+      throws IOException {
+    this(host, port, view, metrics, null, InetAddress::isLoopbackAddress);
+  }
+
+  /**
+   * @param control the job page's buttons, or null for none
+   * @param controlAllowed which client addresses may use them (by default only loopback)
+   */
+  public MetaHttpServer(
+      String host,
+      int port,
+      MetaView view,
+      MetaMetrics metrics,
+      JobControl control,
+      Predicate<InetAddress> controlAllowed)
       throws IOException {
     server = HttpServer.create(new InetSocketAddress(host, port), 16);
     server.setExecutor(pool);
-    String dashboard = dashboardPage();
+    Map<String, String> pages = new LinkedHashMap<>();
+    for (String name : PAGES) {
+      pages.put(name, resource(name));
+    }
+    server.createContext("/", byPath(path -> page(view, pages, path)));
+    server.createContext("/webjars/", byPath(MetaHttpServer::webjar));
     server.createContext(
-        "/",
-        byPath(
-            path ->
-                path.equals("/") || path.equals("/index.html")
-                    ? new Reply(200, "text/html", dashboard)
-                    : new Reply(404, "text/plain", "no such page: " + path + "\n")));
+        "/api/timeseries",
+        request(r -> DashboardApi.ok(DashboardApi.timeseries(view, r.longParam("since", 0)))));
+    server.createContext(
+        "/api/history",
+        request(
+            r ->
+                DashboardApi.ok(
+                    DashboardApi.history(
+                        view,
+                        r.longParam("offset", 0),
+                        (int)
+                            Math.min(
+                                DashboardApi.MAX_PAGE,
+                                Math.max(1, r.longParam("limit", DashboardApi.DEFAULT_PAGE)))))));
+    server.createContext(
+        "/api/cluster/detail", request(r -> DashboardApi.ok(DashboardApi.clusterDetail(view))));
+    server.createContext(
+        "/api/jobs/",
+        ex -> {
+          DashboardApi.Request r = parse(ex);
+          // a browser sends a custom header cross-origin only after a CORS preflight, which this
+          // server never grants: another site open in the same browser cannot post here
+          boolean allowed =
+              control != null
+                  && controlAllowed.test(ex.getRemoteAddress().getAddress())
+                  && ex.getRequestHeaders().containsKey(ACTION_HEADER);
+          send(
+              ex,
+              guarded(
+                  () ->
+                      DashboardApi.job(view, control == null ? NO_CONTROL : control, r, allowed)));
+        });
     server.createContext("/health/live", get(() -> new Reply(200, "text/plain", "ok\n")));
     server.createContext(
         "/health/ready",
@@ -90,13 +155,83 @@ public final class MetaHttpServer implements AutoCloseable {
     server.start();
   }
 
-  /** The dashboard page, read once from this module's resources. */
+  /** The pages and their shared script and style, read once from this module's resources. */
+  static final List<String> PAGES =
+      List.of("dashboard.html", "job.html", "cluster.html", "dashboard.js", "dashboard.css");
+
+  /** The uPlot build the pages load (a WebJar on the classpath: nothing is fetched at run time). */
+  static final String WEBJARS = "/META-INF/resources/webjars/";
+
+  /** The header a job action must carry (the job page's script sets it). */
+  static final String ACTION_HEADER = "X-Tideway-Action";
+
+  private static final Pattern JOB_PAGE = Pattern.compile("/jobs/([0-9]{1,9})/?");
+  private static final Pattern WEBJAR_PATH =
+      Pattern.compile("/webjars/(uplot/[0-9.]+/dist/uPlot\\.(iife\\.min\\.js|min\\.css))");
+
+  private static final JobControl NO_CONTROL =
+      new JobControl() {
+        @Override
+        public CompletableFuture<DdlReply> setBackfillRateLimit(int jobId, long rowsPerSecond) {
+          return CompletableFuture.failedFuture(new IllegalStateException("no job control"));
+        }
+
+        @Override
+        public CompletableFuture<DdlReply> cancel(int jobId) {
+          return setBackfillRateLimit(jobId, 0);
+        }
+      };
+
   static String dashboardPage() throws IOException {
-    try (InputStream in = MetaHttpServer.class.getResourceAsStream("dashboard.html")) {
+    return resource("dashboard.html");
+  }
+
+  /** A resource of this package, read once. */
+  static String resource(String name) throws IOException {
+    try (InputStream in = MetaHttpServer.class.getResourceAsStream(name)) {
       if (in == null) {
-        throw new IOException("dashboard.html is missing from the meta-service jar");
+        throw new IOException(name + " is missing from the meta-service jar");
       }
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+
+  private static Reply page(MetaView view, Map<String, String> pages, String path) {
+    if (path.equals("/") || path.equals("/index.html")) {
+      return new Reply(200, "text/html", pages.get("dashboard.html"));
+    } else if (path.equals("/cluster")) {
+      return new Reply(200, "text/html", pages.get("cluster.html"));
+    } else if (path.equals("/static/dashboard.js")) {
+      return new Reply(200, "text/javascript", pages.get("dashboard.js"));
+    } else if (path.equals("/static/dashboard.css")) {
+      return new Reply(200, "text/css", pages.get("dashboard.css"));
+    }
+    Matcher m = JOB_PAGE.matcher(path);
+    if (m.matches()) {
+      int id = Integer.parseInt(m.group(1));
+      boolean exists = view.catalog().map(s -> s.jobs().containsKey(id)).orElse(true);
+      if (exists) {
+        return new Reply(200, "text/html", pages.get("job.html"));
+      }
+      return new Reply(404, "text/plain", "job " + id + " does not exist\n");
+    }
+    return new Reply(404, "text/plain", "no such page: " + path + "\n");
+  }
+
+  /** The uPlot files, from its WebJar on the classpath. */
+  private static Reply webjar(String path) {
+    Matcher m = WEBJAR_PATH.matcher(path);
+    if (!m.matches()) {
+      return new Reply(404, "text/plain", "no such file: " + path + "\n");
+    }
+    try (InputStream in = MetaHttpServer.class.getResourceAsStream(WEBJARS + m.group(1))) {
+      if (in == null) {
+        return new Reply(404, "text/plain", "not in this build: " + path + "\n");
+      }
+      String type = path.endsWith(".css") ? "text/css" : "text/javascript";
+      return new Reply(200, type, new String(in.readAllBytes(), StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 
@@ -109,6 +244,53 @@ public final class MetaHttpServer implements AutoCloseable {
 
   private static Reply json(Object doc) {
     return new Reply(200, "application/json", Json.write(doc));
+  }
+
+  /** A GET-only handler of the dashboard API (query parameters; a bad one answers 400). */
+  private static HttpHandler request(Function<DashboardApi.Request, Reply> reply) {
+    return ex -> {
+      DashboardApi.Request r = parse(ex);
+      send(
+          ex,
+          "GET".equals(r.method())
+              ? guarded(() -> reply.apply(r))
+              : DashboardApi.methodNotAllowed("GET"));
+    };
+  }
+
+  private static Reply guarded(Supplier<Reply> reply) {
+    try {
+      return reply.get();
+    } catch (DashboardApi.BadRequest e) {
+      return new Reply(400, "application/json", Json.write(Map.of("error", e.getMessage())));
+    } catch (RuntimeException e) {
+      return new Reply(
+          503, "application/json", Json.write(Map.of("error", "unavailable: " + e.getMessage())));
+    }
+  }
+
+  /** The request's method, path, query and (for POST, at most 4 KiB) body. */
+  private static DashboardApi.Request parse(HttpExchange ex) throws IOException {
+    Map<String, String> query = new LinkedHashMap<>();
+    String raw = ex.getRequestURI().getRawQuery();
+    if (raw != null) {
+      for (String kv : raw.split("&")) {
+        int eq = kv.indexOf('=');
+        if (eq > 0) {
+          query.put(
+              URLDecoder.decode(kv.substring(0, eq), StandardCharsets.UTF_8),
+              URLDecoder.decode(kv.substring(eq + 1), StandardCharsets.UTF_8));
+        }
+      }
+    }
+    String body = "";
+    if ("POST".equals(ex.getRequestMethod())) {
+      try (InputStream in = ex.getRequestBody()) {
+        body = new String(in.readNBytes(4096), StandardCharsets.UTF_8);
+      }
+    }
+    return new DashboardApi.Request(
+        ex.getRequestMethod(), ex.getRequestURI().getPath(), query, body);
   }
 
   private static HttpHandler get(Supplier<Reply> reply) {
@@ -135,6 +317,7 @@ public final class MetaHttpServer implements AutoCloseable {
   private static void send(HttpExchange ex, Reply r) throws IOException {
     byte[] body = r.body().getBytes(StandardCharsets.UTF_8);
     ex.getResponseHeaders().set("Content-Type", r.contentType() + "; charset=utf-8");
+    ex.getResponseHeaders().set("Cache-Control", "no-store");
     ex.sendResponseHeaders(r.status(), body.length);
     try (OutputStream out = ex.getResponseBody()) {
       out.write(body);

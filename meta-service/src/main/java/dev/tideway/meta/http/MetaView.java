@@ -3,9 +3,12 @@ package dev.tideway.meta.http;
 import dev.tideway.barrier.progress.JobProgress;
 import dev.tideway.meta.barrier.BarrierLog;
 import dev.tideway.meta.barrier.SinkDeliveries;
+import dev.tideway.meta.dashboard.DashboardRecorder;
 import dev.tideway.protocol.catalog.CatalogState;
 import dev.tideway.protocol.catalog.LeaderInfo;
 import dev.tideway.protocol.catalog.NodeInfo;
+import dev.tideway.protocol.catalog.PlanCodec;
+import dev.tideway.storage.api.TableStats;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -46,6 +49,26 @@ public interface MetaView {
   /** Barriers in flight on the leader (0 on a standby). */
   default int inflightBarriers() {
     return 0;
+  }
+
+  /** The leader's time series and recoveries (empty on a standby, or without a barrier loop). */
+  default Optional<DashboardRecorder> recorder() {
+    return Optional.empty();
+  }
+
+  /** The codec of the fragment bodies, to name their operators (empty: ids only). */
+  default Optional<PlanCodec> planCodec() {
+    return Optional.empty();
+  }
+
+  /** The current storage version's stats per table (empty when this process holds no store). */
+  default Map<Integer, TableStats> tableStats() {
+    return Map.of();
+  }
+
+  /** A one-line description of the current storage version: its id, levels and SSTs. */
+  default String storageVersion() {
+    return "";
   }
 
   /** The catalog: the leader's own state, or (on a standby) a read from ZooKeeper. */

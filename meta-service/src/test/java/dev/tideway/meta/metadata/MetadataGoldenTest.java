@@ -3,6 +3,7 @@ package dev.tideway.meta.metadata;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tideway.protocol.catalog.BackfillHistory;
 import dev.tideway.protocol.catalog.CatalogObject;
 import dev.tideway.protocol.catalog.FragmentGraph;
 import dev.tideway.protocol.catalog.JobRecord;
@@ -87,7 +88,12 @@ class MetadataGoldenTest {
                 "recovery-log.bin",
                 MetadataSamples.RECOVERIES,
                 MetadataSamples.RECOVERIES.encode(),
-                RecoveryLog::decode))
+                RecoveryLog::decode),
+            new Case(
+                "backfill-history.bin",
+                MetadataSamples.BACKFILLS,
+                MetadataSamples.BACKFILLS.encode(),
+                BackfillHistory::decode))
         .map(c -> Arguments.of(c.file(), c));
   }
 

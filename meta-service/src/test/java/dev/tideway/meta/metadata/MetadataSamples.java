@@ -4,6 +4,7 @@ import dev.tideway.common.plan.ColumnDesc;
 import dev.tideway.common.plan.DispatcherKind;
 import dev.tideway.common.types.DataType;
 import dev.tideway.common.vnode.VnodeBitmap;
+import dev.tideway.protocol.catalog.BackfillHistory;
 import dev.tideway.protocol.catalog.CatalogObject;
 import dev.tideway.protocol.catalog.CreateType;
 import dev.tideway.protocol.catalog.FragmentDistribution;
@@ -111,4 +112,20 @@ public final class MetadataSamples {
 
   public static final RecoveryLog RECOVERIES =
       RecoveryLog.EMPTY.append(1L << 32, 0).append((1L << 32) + 1, 123_456L << 16);
+
+  public static final BackfillHistory BACKFILLS =
+      BackfillHistory.EMPTY.append(
+          new BackfillHistory.Entry(
+              12,
+              "mv_counts",
+              "CREATE MATERIALIZED VIEW mv_counts AS SELECT k, count(*) FROM t GROUP BY k",
+              1_700_000_000_000L,
+              1_700_000_062_500L,
+              1_000_000,
+              16_000.0,
+              17_250.5,
+              0.0425,
+              1_700_000_010_000L,
+              63,
+              false));
 }

@@ -23,5 +23,7 @@ public sealed interface CatalogChange {
 
   record PutRecoveryLog(RecoveryLog log) implements CatalogChange {}
 
+  record PutBackfillHistory(BackfillHistory history) implements CatalogChange {}
+
   record PutVersionPointer(VersionPointer pointer) implements CatalogChange {}
 }

@@ -20,12 +20,33 @@ public record CatalogState(
     Map<Integer, FragmentGraph> fragments,
     Optional<VersionPointer> versionPointer,
     NextId nextId,
-    RecoveryLog recoveries) {
+    RecoveryLog recoveries,
+    BackfillHistory backfills) {
   /** The database every cluster starts with. */
   public static final String DEFAULT_DATABASE = "dev";
 
   /** The schema of {@link #DEFAULT_DATABASE} every cluster starts with. */
   public static final String DEFAULT_SCHEMA = "public";
+
+  /** A state without finished backfills (a view of the running jobs, built by the barrier loop). */
+  public CatalogState(
+      SystemParams params,
+      Map<Integer, CatalogObject> objects,
+      Map<Integer, JobRecord> jobs,
+      Map<Integer, FragmentGraph> fragments,
+      Optional<VersionPointer> versionPointer,
+      NextId nextId,
+      RecoveryLog recoveries) {
+    this(
+        params,
+        objects,
+        jobs,
+        fragments,
+        versionPointer,
+        nextId,
+        recoveries,
+        BackfillHistory.EMPTY);
+  }
 
   public CatalogState {
     objects = Collections.unmodifiableMap(new TreeMap<>(objects));
@@ -42,7 +63,8 @@ public record CatalogState(
         Map.of(),
         Optional.empty(),
         new NextId(1),
-        RecoveryLog.EMPTY);
+        RecoveryLog.EMPTY,
+        BackfillHistory.EMPTY);
   }
 
   /** The object named {@code name} of a kind in {@code kinds} under {@code parentId}, if any. */
@@ -68,6 +90,7 @@ public record CatalogState(
     Optional<VersionPointer> v = versionPointer;
     NextId n = nextId;
     RecoveryLog r = recoveries;
+    BackfillHistory h = backfills;
     if (change instanceof CatalogChange.PutObject c) {
       o.put(c.object().id(), c.object());
     } else if (change instanceof CatalogChange.DeleteObject c) {
@@ -88,10 +111,12 @@ public record CatalogState(
       v = Optional.of(c.pointer());
     } else if (change instanceof CatalogChange.PutRecoveryLog c) {
       r = c.log();
+    } else if (change instanceof CatalogChange.PutBackfillHistory c) {
+      h = c.history();
     } else {
       throw new IllegalStateException("unknown catalog change " + change);
     }
-    return new CatalogState(p, o, j, f, v, n, r);
+    return new CatalogState(p, o, j, f, v, n, r, h);
   }
 
   /**

@@ -13,7 +13,9 @@ public enum RecordKind {
   /** One job's progress tracker snapshot (meta.progress). */
   PROGRESS_SNAPSHOT(9),
   /** The recent recovery generations and their base epochs ({@link RecoveryLog}). */
-  RECOVERY_LOG(10);
+  RECOVERY_LOG(10),
+  /** The finished backfills the dashboard shows ({@link BackfillHistory}). */
+  BACKFILL_HISTORY(11);
 
   private final byte code;
 

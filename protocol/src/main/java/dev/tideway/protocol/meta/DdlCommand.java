@@ -3,6 +3,7 @@ package dev.tideway.protocol.meta;
 import dev.tideway.common.check.Checks;
 import dev.tideway.common.plan.ColumnDesc;
 import dev.tideway.common.plan.StreamPlanNode;
+import dev.tideway.protocol.catalog.BackfillHistory;
 import dev.tideway.protocol.catalog.CreateType;
 import dev.tideway.protocol.catalog.ObjectKind;
 import dev.tideway.protocol.catalog.VersionPointer;
@@ -190,6 +191,13 @@ public sealed interface DdlCommand {
       Checks.checkNotNull(pointer, "version pointer");
       progressByJob = Map.copyOf(progressByJob);
       finishedJobIds = List.copyOf(finishedJobIds);
+    }
+  }
+
+  /** The dashboard appends a finished backfill to the history ({@code BackfillHistory}). */
+  record RecordBackfill(BackfillHistory.Entry entry) implements DdlCommand {
+    public RecordBackfill {
+      Checks.checkNotNull(entry, "history entry");
     }
   }
 

@@ -95,6 +95,9 @@ public sealed interface DdlReply {
   /** The recovery log holds {@code generation}. */
   record RecoveryRecorded(long generation) implements DdlReply {}
 
+  /** The backfill history holds job {@code jobId}'s entry. */
+  record BackfillRecorded(int jobId) implements DdlReply {}
+
   /** Actors of lost nodes moved: lost node address → the live node that took its actors. */
   record ActorsRelocated(Map<String, String> moves) implements DdlReply {
     public ActorsRelocated {

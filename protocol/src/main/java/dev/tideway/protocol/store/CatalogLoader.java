@@ -1,5 +1,6 @@
 package dev.tideway.protocol.store;
 
+import dev.tideway.protocol.catalog.BackfillHistory;
 import dev.tideway.protocol.catalog.CatalogObject;
 import dev.tideway.protocol.catalog.CatalogState;
 import dev.tideway.protocol.catalog.FragmentGraph;
@@ -64,7 +65,12 @@ public final class CatalogLoader {
             .read(p.recoveryLog())
             .map(b -> decode(p.recoveryLog(), b, RecoveryLog::decode))
             .orElse(RecoveryLog.EMPTY);
-    return new CatalogState(params, objects, jobs, fragments, pointer, next, recoveries);
+    BackfillHistory backfills =
+        store
+            .read(p.backfillHistory())
+            .map(b -> decode(p.backfillHistory(), b, BackfillHistory::decode))
+            .orElse(BackfillHistory.EMPTY);
+    return new CatalogState(params, objects, jobs, fragments, pointer, next, recoveries, backfills);
   }
 
   private interface Decoder<T> {

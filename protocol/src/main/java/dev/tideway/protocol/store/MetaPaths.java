@@ -15,6 +15,7 @@ import dev.tideway.common.check.Checks;
  *   params                    system parameters
  *   catalog/objects/&lt;id&gt;     one catalog object (database, schema, table, source, MV, internal)
  *   catalog/next-id           the next free catalog / job / fragment / actor id
+ *   catalog/backfill-history  the last finished backfills (dashboard history)
  *   jobs/&lt;job-id&gt;             job status (CREATING / CREATED, create type, progress snapshot)
  *   fragments/&lt;job-id&gt;        the job's fragment graph and actor placement
  *   storage/version           the storage version pointer
@@ -89,6 +90,11 @@ public final class MetaPaths {
   /** The recovery log ({@code RecoveryLog}): which generation began from which epoch. */
   public String recoveryLog() {
     return root + "/barrier/recoveries";
+  }
+
+  /** The finished backfills ({@code BackfillHistory}), newest last. */
+  public String backfillHistory() {
+    return root + "/catalog/backfill-history";
   }
 
   public String nodes(String role) {
