@@ -4,6 +4,7 @@ import dev.tideway.common.check.Checks;
 import dev.tideway.common.fault.FailPoints;
 import dev.tideway.storage.api.Epochs;
 import dev.tideway.storage.api.KeyRange;
+import dev.tideway.storage.api.Keys;
 import dev.tideway.storage.api.SstInfo;
 import dev.tideway.storage.api.StorageException;
 import dev.tideway.storage.api.SyncResult;
@@ -431,6 +432,7 @@ public final class SharedBuffer {
   public static Entry get(
       List<Item> snapshot, SstReaders readers, byte[] key, long maxEpoch, long committedEpoch) {
     Entry best = null;
+    int table = key.length >= Keys.PREFIX_LEN ? Keys.tableId(key) : -1; // memtables hold table keys
     long hash = 0;
     boolean hashed = false; // the key's bloom hash, computed once for all staged SSTs
     for (Item i : snapshot) {
@@ -439,7 +441,9 @@ public final class SharedBuffer {
       }
       Entry e = null;
       if (i instanceof Imm imm) {
-        if (imm.mem().epoch() <= maxEpoch && (best == null || imm.mem().epoch() > best.epoch())) {
+        if (imm.mem().tableId() == table // a memtable holds one table: others cannot hold the key
+            && imm.mem().epoch() <= maxEpoch
+            && (best == null || imm.mem().epoch() > best.epoch())) {
           e = imm.mem().get(key);
         }
       } else if (i instanceof Staged s

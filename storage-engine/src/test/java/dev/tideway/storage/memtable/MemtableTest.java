@@ -87,6 +87,31 @@ class MemtableTest {
     return out;
   }
 
+  /**
+   * Gets of keys past the greatest key of their vnode answer without probing the index: every key
+   * written (the greatest of each vnode included) is still found, keys past it and in vnodes never
+   * written (up to 65535) are absent.
+   */
+  @Test
+  void keysPastTheirVnodesGreatestAreAbsentAndEveryWrittenKeyIsFound() {
+    Memtable mem = new Memtable(TABLE);
+    List<byte[]> written = new ArrayList<>();
+    for (int pk = 0; pk < 2000; pk++) {
+      int vnode = pk % 300;
+      byte[] k = Keys.key(TABLE, vnode, new byte[] {(byte) (pk >> 8), (byte) pk});
+      assertThat(mem.get(k)).isNull();
+      mem.write(k, 100, pk % 7 == 0, new byte[] {(byte) pk}, 1);
+      written.add(k);
+    }
+    ImmutableMemtable frozen = mem.freeze(100);
+    for (byte[] k : written) {
+      assertThat(frozen.get(k)).as("written %s", Keys.hex(k)).isNotNull();
+    }
+    assertThat(frozen.get(Keys.key(TABLE, 5, new byte[] {(byte) 0xFF, 0}))).isNull();
+    assertThat(frozen.get(Keys.key(TABLE, 301, new byte[] {0}))).isNull();
+    assertThat(frozen.get(Keys.key(TABLE, 65535, new byte[] {0}))).isNull();
+  }
+
   @Test
   void sizeCountsEachKeyOnceAndEmptyMeansNoWritesAndNoDelta() {
     Memtable mem = new Memtable(TABLE);
