@@ -43,7 +43,26 @@ public enum FunctionKind {
   /** {@code s LIKE pattern}: {@code %} any run, {@code _} one character, a backslash escapes. */
   LIKE(65, 2, 2),
   /** {@code date_trunc(field, ts)}: the first arg is a VARCHAR literal naming the field. */
-  DATE_TRUNC(72, 2, 2);
+  DATE_TRUNC(72, 2, 2),
+  /** {@code round(x [, scale])}: numerics half away from zero, floats half to even (PostgreSQL). */
+  ROUND(17, 1, 2),
+  FLOOR(18, 1, 1),
+  CEIL(19, 1, 1),
+  SIGN(80, 1, 1),
+  SQRT(81, 1, 1),
+  POWER(82, 2, 2),
+  EXP(83, 1, 1),
+  LN(84, 1, 1),
+  LOG10(85, 1, 1),
+  /** {@code position(sub IN s)}: 1-based, in characters; 0 when absent. Args: sub, s. */
+  POSITION(66, 2, 2),
+  /** {@code replace(s, from, to)}: every occurrence; an empty {@code from} changes nothing. */
+  REPLACE(67, 3, 3),
+  /**
+   * {@code trim([BOTH|LEADING|TRAILING] chars FROM s)}: args are a VARCHAR literal naming the side,
+   * the set of characters to remove, and s.
+   */
+  TRIM(68, 3, 3);
 
   private static final FunctionKind[] BY_CODE = new FunctionKind[128];
 

@@ -140,6 +140,30 @@ public final class ExprCompiler {
       }
       case EXTRACT, DATE_TRUNC -> timeField(kind, args, rt);
       case TUMBLE_START -> tumbleStart(args);
+      case ROUND, FLOOR, CEIL, SIGN -> {
+        require(kind, args, Vectors.isNumeric(args.get(0).returnType().id()));
+        require(kind, args, Vectors.isNumeric(rt.id()));
+        List<Expression> a = new ArrayList<>(List.of(coerce(args.get(0), rt)));
+        if (args.size() > 1) {
+          require(kind, args, Vectors.isIntegral(args.get(1).returnType().id()));
+          a.add(coerce(args.get(1), DataType.BIGINT));
+        }
+        yield new MathExpression(kind, a, rt);
+      }
+      case SQRT, POWER, EXP, LN, LOG10 -> {
+        args.forEach(x -> require(kind, args, Vectors.isNumeric(x.returnType().id())));
+        yield coerce(
+            new MathExpression(kind, coerceAll(args, DataType.DOUBLE), DataType.DOUBLE), rt);
+      }
+      case POSITION -> {
+        require(kind, args, isText(args.get(0)) && isText(args.get(1)));
+        require(kind, args, Vectors.isIntegral(rt.id()));
+        yield new StringExpression(kind, args, rt);
+      }
+      case REPLACE, TRIM -> {
+        args.forEach(x -> require(kind, args, isText(x)));
+        yield new StringExpression(kind, args, DataType.VARCHAR);
+      }
     };
   }
 

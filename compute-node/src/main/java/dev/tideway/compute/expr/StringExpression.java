@@ -9,9 +9,10 @@ import java.util.Locale;
 
 /**
  * The string functions: {@code lower}, {@code upper}, {@code length} (characters, as code points),
- * {@code concat} (PostgreSQL's {@code concat()}: NULL arguments are skipped; the compiler casts
- * non-text arguments to text) and {@code substring(s, start [, count])} (1-based; a start before 1
- * shortens the result, a negative count fails). NULL in, NULL out, except for {@code concat}.
+ * {@code position(sub IN s)}, {@code replace(s, from, to)}, {@code trim(side chars FROM s)}, {@code
+ * concat} (PostgreSQL's {@code concat()}: NULL arguments are skipped; the compiler casts non-text
+ * arguments to text) and {@code substring(s, start [, count])} (1-based; a start before 1 shortens
+ * the result, a negative count fails). NULL in, NULL out, except for {@code concat}.
  */
 final class StringExpression implements Expression {
   private final FunctionKind kind;
@@ -43,19 +44,22 @@ final class StringExpression implements Expression {
     for (int k = 1; k < in.length; k++) {
       Vectors.orNulls(skip, in[k]);
     }
-    if (kind == FunctionKind.LENGTH) {
+    if (kind == FunctionKind.LENGTH || kind == FunctionKind.POSITION) {
       long[] out = new long[n];
       for (int i = 0; i < n; i++) {
         if (!skip[i]) {
           String s = (String) in[0].get(i);
-          out[i] = s.codePointCount(0, s.length());
+          out[i] =
+              kind == FunctionKind.LENGTH
+                  ? s.codePointCount(0, s.length())
+                  : position(s, (String) in[1].get(i));
         }
       }
       return Vectors.ofLongs(type, out, skip, n);
     }
     Object[] out = new Object[n];
     long[] start = kind == FunctionKind.SUBSTRING ? Vectors.longs(in[1], n) : null;
-    long[] count = in.length > 2 ? Vectors.longs(in[2], n) : null;
+    long[] count = kind == FunctionKind.SUBSTRING && in.length > 2 ? Vectors.longs(in[2], n) : null;
     for (int i = 0; i < n; i++) {
       if (skip[i]) {
         continue;
@@ -66,6 +70,8 @@ final class StringExpression implements Expression {
             case LOWER -> s.toLowerCase(Locale.ROOT);
             case UPPER -> s.toUpperCase(Locale.ROOT);
             case SUBSTRING -> substring(s, start[i], count == null ? -1 : count[i], count != null);
+            case REPLACE -> replace(s, (String) in[1].get(i), (String) in[2].get(i));
+            case TRIM -> trim(s, (String) in[1].get(i), (String) in[2].get(i));
             default -> throw new IllegalStateException("not a string function: " + kind);
           };
     }
@@ -104,6 +110,33 @@ final class StringExpression implements Expression {
     }
     int b = s.offsetByCodePoints(0, (int) from - 1);
     int e = s.offsetByCodePoints(0, (int) to - 1);
+    return s.substring(b, e);
+  }
+
+  /** PostgreSQL's {@code position(sub IN s)}: 1-based in characters, 0 when absent. */
+  static long position(String sub, String s) {
+    int at = s.indexOf(sub);
+    return at < 0 ? 0 : s.codePointCount(0, at) + 1;
+  }
+
+  static String replace(String s, String from, String to) {
+    return from.isEmpty() ? s : s.replace(from, to);
+  }
+
+  /** {@code trim(side chars FROM s)}: removes characters of {@code chars} from the side(s). */
+  static String trim(String side, String chars, String s) {
+    int b = 0;
+    int e = s.length();
+    if (!side.equals("trailing")) {
+      while (b < e && chars.indexOf(s.codePointAt(b)) >= 0) {
+        b += Character.charCount(s.codePointAt(b));
+      }
+    }
+    if (!side.equals("leading")) {
+      while (e > b && chars.indexOf(s.codePointBefore(e)) >= 0) {
+        e -= Character.charCount(s.codePointBefore(e));
+      }
+    }
     return s.substring(b, e);
   }
 

@@ -290,6 +290,66 @@ class ExprCompilerTest {
         .containsExactly(true, true, false, false, null);
   }
 
+  /**
+   * PostgreSQL's math functions: round halves away from zero for numerics and to even for floats,
+   * and the domain errors of sqrt, ln and power fail the value (a view makes it NULL).
+   */
+  @Test
+  void mathFunctionsRoundAsPostgresqlAndRefuseOutsideTheirDomain() {
+    ExprNode d = ref(0, DataType.DOUBLE);
+    assertThat(
+            eval("double\n+ 2.5\n+ 3.5\n+ -2.5\n+ .", call(FunctionKind.ROUND, DataType.DOUBLE, d)))
+        .containsExactly(2.0, 4.0, -2.0, null);
+    ExprNode n = ref(0, DataType.DECIMAL);
+    assertThat(
+            eval(
+                "decimal\n+ 2.5\n+ -2.45",
+                call(FunctionKind.ROUND, DataType.DECIMAL, n, lit(1L, DataType.BIGINT))))
+        .containsExactly(new BigDecimal("2.5"), new BigDecimal("-2.5"));
+    assertThat(eval("decimal\n+ -2.45", call(FunctionKind.FLOOR, DataType.DECIMAL, n)))
+        .containsExactly(new BigDecimal("-3"));
+    ExprNode i = ref(0, DataType.INT);
+    assertThat(
+            eval(
+                "int\n+ 15\n+ -15\n+ 14",
+                call(FunctionKind.ROUND, DataType.INT, i, lit(-1L, DataType.BIGINT))))
+        .containsExactly(20, -20, 10);
+    assertThatThrownBy(() -> eval("double\n+ -1", call(FunctionKind.SQRT, DataType.DOUBLE, d)))
+        .hasMessageContaining("cannot take square root of a negative number");
+    assertThatThrownBy(() -> eval("double\n+ 0", call(FunctionKind.LN, DataType.DOUBLE, d)))
+        .hasMessageContaining("cannot take logarithm of zero");
+    ExprNode pow = call(FunctionKind.POWER, DataType.DOUBLE, d, lit(-1.0, DataType.DOUBLE));
+    assertThat(eval("double\n+ 4", pow)).containsExactly(0.25);
+    assertThatThrownBy(() -> eval("double\n+ 0", pow))
+        .hasMessageContaining("zero raised to a negative power is undefined");
+  }
+
+  @Test
+  void positionReplaceAndTrimCountCharactersAndSets() {
+    ExprNode s = ref(0, DataType.VARCHAR);
+    assertThat(
+            eval(
+                "+ Straße\n+ abc\n+ .",
+                call(FunctionKind.POSITION, DataType.INT, lit("e", DataType.VARCHAR), s)))
+        .containsExactly(6, 0, null);
+    ExprNode replace =
+        call(
+            FunctionKind.REPLACE,
+            DataType.VARCHAR,
+            s,
+            ref(1, DataType.VARCHAR),
+            lit("-", DataType.VARCHAR));
+    assertThat(eval("varchar varchar\n+ aXbX X\n+ abc ''", replace)).containsExactly("a-b-", "abc");
+    ExprNode trim =
+        call(
+            FunctionKind.TRIM,
+            DataType.VARCHAR,
+            lit("both", DataType.VARCHAR),
+            lit("xy", DataType.VARCHAR),
+            s);
+    assertThat(eval("+ xyaxbyx\n+ xyx", trim)).containsExactly("axb", "");
+  }
+
   @Test
   void timeFunctions() {
     ExprNode ts = ref(0, DataType.TIMESTAMP);

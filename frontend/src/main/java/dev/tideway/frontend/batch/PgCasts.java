@@ -278,6 +278,13 @@ public final class PgCasts extends RexShuttle {
         && CHECKED.containsKey(arith.getOperator())) {
       return rb.makeCall(arith.getType(), CHECKED.get(arith.getOperator()), arith.getOperands());
     }
+    if (visited instanceof RexCall round
+        && round.getOperator().getName().equalsIgnoreCase("ROUND")
+        && round.getOperands().size() == 1
+        && FLOATS.contains(round.getType().getSqlTypeName())) {
+      // PostgreSQL rounds a float half to even (C's rint): round(2.5::float8) is 2; Calcite's is 3
+      return rb.makeCast(round.getType(), rint(round.getOperands().get(0)));
+    }
     if (visited instanceof RexCall mod
         && mod.getKind() == SqlKind.MOD
         && INTEGERS.contains(mod.getType().getSqlTypeName())

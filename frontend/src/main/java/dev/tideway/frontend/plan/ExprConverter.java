@@ -113,6 +113,18 @@ final class ExprConverter {
             List.of(new ExprNode.Literal(field, DataType.VARCHAR), convert(c.getOperands().get(1))),
             ret);
       }
+      case TRIM -> {
+        // TRIM(flag, chars, s): the flag symbol becomes a VARCHAR literal naming the side
+        String side =
+            ((RexLiteral) c.getOperands().get(0)).getValue().toString().toLowerCase(Locale.ROOT);
+        return new ExprNode.FunctionCall(
+            FunctionKind.TRIM,
+            List.of(
+                new ExprNode.Literal(side, DataType.VARCHAR),
+                convert(c.getOperands().get(1)),
+                convert(c.getOperands().get(2))),
+            ret);
+      }
       default -> {}
     }
     FunctionKind kind = kind(c);
@@ -149,6 +161,9 @@ final class ExprConverter {
       case CASE -> FunctionKind.CASE;
       case COALESCE -> FunctionKind.COALESCE;
       case EXTRACT -> FunctionKind.EXTRACT;
+      case FLOOR -> FunctionKind.FLOOR;
+      case CEIL -> FunctionKind.CEIL;
+      case POSITION -> FunctionKind.POSITION;
       default -> byName(c);
     };
   }
@@ -162,6 +177,14 @@ final class ExprConverter {
       case "CHAR_LENGTH", "CHARACTER_LENGTH", "LENGTH" -> FunctionKind.LENGTH;
       case "ABS" -> FunctionKind.ABS;
       case "MOD" -> FunctionKind.MODULUS;
+      case "ROUND" -> FunctionKind.ROUND;
+      case "SIGN" -> FunctionKind.SIGN;
+      case "SQRT" -> FunctionKind.SQRT;
+      case "POWER" -> FunctionKind.POWER;
+      case "EXP" -> FunctionKind.EXP;
+      case "LN" -> FunctionKind.LN;
+      case "LOG10" -> FunctionKind.LOG10;
+      case "REPLACE" -> FunctionKind.REPLACE;
       default ->
           throw PgException.unsupported(
               "function "
