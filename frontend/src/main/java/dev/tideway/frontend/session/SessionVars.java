@@ -124,6 +124,9 @@ final class SessionVars {
       default -> {}
     }
     vars.put(n, v);
+    if (n.equals("rw_force_two_phase_agg") && v.equals("true")) {
+      vars.put("enable_two_phase_agg", "true"); // forcing it enables it, as in RisingWave
+    }
   }
 
   private static String bool(String name, String value) {
