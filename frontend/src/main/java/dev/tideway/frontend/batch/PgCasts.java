@@ -278,6 +278,15 @@ public final class PgCasts extends RexShuttle {
         && CHECKED.containsKey(arith.getOperator())) {
       return rb.makeCall(arith.getType(), CHECKED.get(arith.getOperator()), arith.getOperands());
     }
+    if (visited instanceof RexCall like
+        && like.getKind() == SqlKind.LIKE
+        && like.getOperands().size() == 2) {
+      // PostgreSQL's LIKE escapes with a backslash unless told otherwise; Calcite's has no escape
+      return rb.makeCall(
+          like.getType(),
+          like.getOperator(),
+          List.of(like.getOperands().get(0), like.getOperands().get(1), rb.makeLiteral("\\")));
+    }
     if (visited instanceof RexCall round
         && round.getOperator().getName().equalsIgnoreCase("ROUND")
         && round.getOperands().size() == 1

@@ -20,6 +20,7 @@ import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.util.DateString;
 import org.apache.calcite.util.TimeString;
 import org.apache.calcite.util.TimestampString;
@@ -56,6 +57,9 @@ final class ExprConverter {
   }
 
   static ExprNode.Literal literal(RexLiteral l) {
+    if (l.getTypeName() == org.apache.calcite.sql.type.SqlTypeName.SYMBOL) {
+      throw PgException.unsupported("the keyword " + l.getValue() + " in a materialized view");
+    }
     DataType t = SqlTypes.toDataType(l.getType());
     if (l.isNull()) {
       return ExprNode.Literal.nullOf(t);
@@ -111,6 +115,49 @@ final class ExprConverter {
         return new ExprNode.FunctionCall(
             FunctionKind.EXTRACT,
             List.of(new ExprNode.Literal(field, DataType.VARCHAR), convert(c.getOperands().get(1))),
+            ret);
+      }
+      case FLOOR, CEIL -> {
+        if (c.getOperands().size() == 2) {
+          // date_trunc('month', ts) arrives as FLOOR(ts TO MONTH)
+          if (c.getKind() == SqlKind.CEIL || !(c.getOperands().get(1) instanceof RexLiteral unit)) {
+            throw PgException.unsupported(
+                c.getOperator().getName().toLowerCase(Locale.ROOT)
+                    + " to a time unit in a materialized view");
+          }
+          String field = unit.getValue().toString().toLowerCase(Locale.ROOT);
+          return new ExprNode.FunctionCall(
+              FunctionKind.DATE_TRUNC,
+              List.of(
+                  new ExprNode.Literal(field, DataType.VARCHAR), convert(c.getOperands().get(0))),
+              ret);
+        }
+      }
+      case IS_NOT_TRUE, IS_NOT_FALSE -> {
+        // a IS DISTINCT FROM b arrives as IS NOT TRUE(a = b)
+        FunctionKind test =
+            c.getKind() == SqlKind.IS_NOT_TRUE ? FunctionKind.IS_TRUE : FunctionKind.IS_FALSE;
+        return new ExprNode.FunctionCall(
+            FunctionKind.NOT,
+            List.of(
+                new ExprNode.FunctionCall(
+                    test, List.of(convert(c.getOperands().get(0))), DataType.BOOLEAN)),
+            ret);
+      }
+      case LIKE -> {
+        boolean defaultEscape =
+            c.getOperands().size() == 2
+                || (c.getOperands().get(2) instanceof RexLiteral e
+                    && "\\".equals(e.getValueAs(String.class)));
+        if (!c.getOperator().getName().equalsIgnoreCase("LIKE") || !defaultEscape) {
+          throw PgException.unsupported(
+              c.getOperator().getName().toLowerCase(Locale.ROOT)
+                  + (defaultEscape ? "" : " with an ESCAPE other than backslash")
+                  + " in a materialized view");
+        }
+        return new ExprNode.FunctionCall(
+            FunctionKind.LIKE,
+            List.of(convert(c.getOperands().get(0)), convert(c.getOperands().get(1))),
             ret);
       }
       case TRIM -> {
@@ -185,6 +232,7 @@ final class ExprConverter {
       case "LN" -> FunctionKind.LN;
       case "LOG10" -> FunctionKind.LOG10;
       case "REPLACE" -> FunctionKind.REPLACE;
+      case "SUBSTRING" -> FunctionKind.SUBSTRING;
       default ->
           throw PgException.unsupported(
               "function "
