@@ -104,8 +104,10 @@ public sealed interface BackfillState
   /** Checks a code read from the wire. */
   static byte checkCode(byte code) {
     Checks.checkArgument(
-        code >= CONSUMING_UPSTREAM && code <= DONE_CONSUMING_LOG_STORE || code == SinkDelivery.CODE,
-        "progress code %s is neither a reportable backfill state nor a sink delivery",
+        code >= CONSUMING_UPSTREAM && code <= DONE_CONSUMING_LOG_STORE
+            || code == SinkDelivery.CODE
+            || NodeReport.isNodeReport(code),
+        "progress code %s is neither a reportable backfill state, a sink delivery nor a node report",
         code);
     return code;
   }

@@ -14,6 +14,7 @@ import dev.tideway.protocol.catalog.FragmentGraph;
 import dev.tideway.protocol.catalog.JobRecord;
 import dev.tideway.protocol.catalog.JobStatus;
 import dev.tideway.protocol.catalog.PlanCodec;
+import dev.tideway.protocol.compute.ExpressionErrorCount;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -50,7 +51,30 @@ final class JobDocs {
     if (p != null && p.stalledReason().isPresent()) {
       errors.add("stalled: " + p.stalledReason().get());
     }
+    List<Object> exprErrors = new ArrayList<>();
+    for (ExpressionErrorCount c : view.expressionErrors()) {
+      if (c.jobId() != job.jobId()) {
+        continue;
+      }
+      errors.add(
+          "expression: "
+              + c.count()
+              + " value(s) set to NULL in fragment "
+              + c.fragmentId()
+              + " ("
+              + c.kind()
+              + "); last: "
+              + c.lastMessage());
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("fragmentId", c.fragmentId());
+      m.put("kind", c.kind());
+      m.put("count", c.count());
+      m.put("lastError", c.lastMessage());
+      m.put("lastAtMs", c.lastAtMillis());
+      exprErrors.add(m);
+    }
     doc.put("errors", errors);
+    doc.put("expressionErrors", exprErrors);
     doc.put(
         "history",
         s.backfills().entries().stream()

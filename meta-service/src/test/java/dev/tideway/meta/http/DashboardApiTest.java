@@ -231,9 +231,15 @@ class DashboardApiTest {
           .extracting(HttpResponse::statusCode)
           .isEqualTo(400);
 
-      // control from an address that is not allowed: 403, nothing changes
+      // control from an address the configuration does not allow: 403, nothing changes
       try (MetaHttpServer closed =
-          new MetaHttpServer("127.0.0.1", 0, a, new MetaMetrics(a), a, addr -> false)) {
+          new MetaHttpServer(
+              "127.0.0.1",
+              0,
+              a,
+              new MetaMetrics(a),
+              a,
+              AllowedAddresses.parse(java.util.List.of("10.0.0.0/8", "192.168.7.1")))) {
         int p = closed.address().getPort();
         assertThat(call(p, "POST", "/api/jobs/" + job + "/cancel", "").statusCode()).isEqualTo(403);
         assertThat(call(p, "POST", "/api/jobs/" + job + "/rate-limit", "rowsPerSecond=5"))
