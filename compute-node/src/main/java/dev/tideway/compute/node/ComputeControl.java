@@ -158,7 +158,7 @@ final class ComputeControl extends AbstractBehavior<ControlMessage>
     this.factory = factory;
     this.registry = reg;
     this.barriers = new LocalBarrierManager<>(nodeId, this);
-    this.reports = new NodeReports(nodeId, clock);
+    this.reports = new NodeReports(nodeId, clock, metrics.registry());
   }
 
   @Override
