@@ -8,6 +8,7 @@ import dev.tideway.meta.barrier.BarrierRunner;
 import dev.tideway.meta.barrier.GlobalBarrierManager;
 import dev.tideway.meta.barrier.NodeStatuses;
 import dev.tideway.meta.barrier.SinkDeliveries;
+import dev.tideway.meta.barrier.VnodesDone;
 import dev.tideway.meta.catalog.CatalogCore;
 import dev.tideway.meta.catalog.DdlService;
 import dev.tideway.meta.cluster.FencedMetaStore;
@@ -357,6 +358,11 @@ public final class MetaServer implements MetaView, JobControl, AutoCloseable {
   @Override
   public Map<Integer, SinkDeliveries.Delivered> sinkDeliveries() {
     return barrier == null ? Map.of() : barrier.sinkDeliveries();
+  }
+
+  @Override
+  public Map<Integer, VnodesDone.Count> vnodesDone() {
+    return barrier == null ? Map.of() : barrier.vnodesDone();
   }
 
   @Override

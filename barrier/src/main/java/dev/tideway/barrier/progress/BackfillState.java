@@ -106,8 +106,10 @@ public sealed interface BackfillState
     Checks.checkArgument(
         code >= CONSUMING_UPSTREAM && code <= DONE_CONSUMING_LOG_STORE
             || code == SinkDelivery.CODE
-            || NodeReport.isNodeReport(code),
-        "progress code %s is neither a reportable backfill state, a sink delivery nor a node report",
+            || NodeReport.isNodeReport(code)
+            || code == BackfillVnodes.CODE,
+        "progress code %s is not a reportable backfill state, its vnodes, a sink delivery or a node"
+            + " report",
         code);
     return code;
   }

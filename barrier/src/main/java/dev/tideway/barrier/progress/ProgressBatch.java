@@ -89,6 +89,13 @@ public final class ProgressBatch {
     return false;
   }
 
+  /** Whether {@code code} is a backfill state (the tracker's input), not another kind of report. */
+  public static boolean isBackfillState(byte code) {
+    return code != SinkDelivery.CODE
+        && code != BackfillVnodes.CODE
+        && !NodeReport.isNodeReport(code);
+  }
+
   /**
    * Gives every {@link NodeReport} of this batch the node id {@code nodeId}: the receiver's id of
    * the node that sent it (a node writes its own id, which only it knows itself by).
@@ -105,7 +112,7 @@ public final class ProgressBatch {
   public List<String> describe() {
     List<String> out = new ArrayList<>(size);
     for (int i = 0; i < size; i++) {
-      boolean backfill = codes[i] != SinkDelivery.CODE && !NodeReport.isNodeReport(codes[i]);
+      boolean backfill = isBackfillState(codes[i]);
       out.add(
           actorIds[i]
               + "="

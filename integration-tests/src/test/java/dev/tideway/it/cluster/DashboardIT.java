@@ -214,6 +214,14 @@ public class DashboardIT {
         actors++;
       }
       assertThat(actors).as("backfill actor rows").isGreaterThan(0);
+      // each actor reports its vnodes done as its snapshot moves vnode by vnode
+      Matcher vnodes = Pattern.compile("class=\"num vnodes\">(\\d+) / (\\d+)<").matcher(job);
+      boolean partly = false;
+      while (vnodes.find()) {
+        int d = Integer.parseInt(vnodes.group(1));
+        partly |= d > 0 && d < Integer.parseInt(vnodes.group(2));
+      }
+      assertThat(partly).as("an actor mid-way has some vnodes done: %s", job).isTrue();
       assertThat(sum).as("the actors' rows sum to the job's").isEqualTo(consumed);
       assertThat(consumed).isPositive();
       assertThat(job).contains("rate limit: 400 rows/s per actor").contains("<svg class=\"graph\"");

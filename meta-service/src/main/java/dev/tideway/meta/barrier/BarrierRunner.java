@@ -77,6 +77,9 @@ public final class BarrierRunner<S> implements LeadershipListener {
   /** The sinks' deliveries as the last commit of this process's terms reported them. */
   private final SinkDeliveries sinks = new SinkDeliveries();
 
+  /** The backfilling actors' vnodes done, as the last commit of this process's terms had them. */
+  private final VnodesDone vnodesDone = new VnodesDone();
+
   /** The compute nodes' heap and compaction activity, as this term's commits reported them. */
   private volatile NodeStatuses nodeStatuses = new NodeStatuses();
 
@@ -119,7 +122,7 @@ public final class BarrierRunner<S> implements LeadershipListener {
     nodeStatuses = statuses;
     BarrierObserver all =
         BarrierObserver.both(
-            BarrierObserver.both(sinks, statuses),
+            BarrierObserver.both(BarrierObserver.both(sinks, vnodesDone), statuses),
             observer == null
                 ? wiring.observer()
                 : BarrierObserver.both(observer, wiring.observer()));
@@ -192,6 +195,11 @@ public final class BarrierRunner<S> implements LeadershipListener {
   public List<ExpressionErrorCount> expressionErrors() {
     ExpressionErrorBoard b = expressionErrors;
     return current == null || b == null ? List.of() : b.latest();
+  }
+
+  /** Each backfilling actor's vnodes done at the last commit; empty when not leading. */
+  public Map<Integer, VnodesDone.Count> vnodesDone() {
+    return current == null ? Map.of() : vnodesDone.byActor();
   }
 
   /** The creating jobs' progress at the last commit; empty when not leading. */

@@ -6,6 +6,7 @@ import dev.tideway.barrier.progress.TrackerSnapshot;
 import dev.tideway.common.plan.SourceBackfillNode;
 import dev.tideway.common.plan.StreamNode;
 import dev.tideway.common.plan.StreamPlanNode;
+import dev.tideway.meta.barrier.VnodesDone;
 import dev.tideway.meta.dashboard.DashboardRecorder;
 import dev.tideway.meta.progress.ProgressSnapshotCodec;
 import dev.tideway.protocol.catalog.CatalogObject;
@@ -193,6 +194,7 @@ final class JobDocs {
     List<Object> rows = new ArrayList<>();
     long sum = 0;
     int total = 0;
+    Map<Integer, VnodesDone.Count> reported = view.vnodesDone();
     if (saved != null) {
       TrackerSnapshot.JobSnapshot j = saved.job();
       total = j.spec().actors().size();
@@ -214,8 +216,9 @@ final class JobDocs {
         m.put("upstream", j.spec().actors().get(i).upstream().name());
         m.put("phase", done && st.code() < BackfillState.DONE ? "DONE" : phase(st));
         m.put("consumedRows", st.consumedRows());
+        VnodesDone.Count c = reported.get(actorId);
         m.put("vnodes", vnodes);
-        m.put("vnodesDone", done ? vnodes : 0);
+        m.put("vnodesDone", done ? vnodes : c == null ? 0 : Math.min(c.done(), vnodes));
         m.put("rateLimit", a == null ? null : rates.get(a.fragmentId()));
         rows.add(m);
       }

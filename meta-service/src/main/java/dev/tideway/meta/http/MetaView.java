@@ -4,6 +4,7 @@ import dev.tideway.barrier.progress.JobProgress;
 import dev.tideway.meta.barrier.BarrierLog;
 import dev.tideway.meta.barrier.NodeStatuses;
 import dev.tideway.meta.barrier.SinkDeliveries;
+import dev.tideway.meta.barrier.VnodesDone;
 import dev.tideway.meta.dashboard.DashboardRecorder;
 import dev.tideway.protocol.catalog.CatalogState;
 import dev.tideway.protocol.catalog.LeaderInfo;
@@ -40,6 +41,14 @@ public interface MetaView {
 
   /** Each running sink actor's delivery at the last commit, by actor (leader only; else empty). */
   default Map<Integer, SinkDeliveries.Delivered> sinkDeliveries() {
+    return Map.of();
+  }
+
+  /**
+   * Each backfilling actor's vnodes whose snapshot is done, at the last commit, by actor (leader
+   * only; else empty: the job page then counts an actor's vnodes done only when it is).
+   */
+  default Map<Integer, VnodesDone.Count> vnodesDone() {
     return Map.of();
   }
 
