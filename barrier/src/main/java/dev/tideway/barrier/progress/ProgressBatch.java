@@ -89,6 +89,11 @@ public final class ProgressBatch {
     return false;
   }
 
+  /** Whether {@code code} is a report kind this release knows. */
+  public static boolean isKnownCode(byte code) {
+    return BackfillState.isReportable(code);
+  }
+
   /** Whether {@code code} is a backfill state (the tracker's input), not another kind of report. */
   public static boolean isBackfillState(byte code) {
     return code != SinkDelivery.CODE
