@@ -26,10 +26,12 @@ import org.junit.jupiter.api.io.TempDir;
  * compute node, recent barriers and a barrier latency chart. The job's page charts a progress that
  * rises and lists backfill actors whose rows sum to the job's consumed rows, with the throttle and
  * the fragment graph. Once the job is created, the dashboard shows it CREATED, no job in progress,
- * and the finished backfill in the history with its measured progress error. A screenshot of each
- * page (dashboard, job, cluster) goes to {@code target/dashboard/}. Without Chromium the class is
- * skipped, except on CI (environment variable {@code CI} set), where {@code .ci/run} installs
- * Debian's chromium.
+ * and the finished backfill in the history with its measured progress error. The backfill actors
+ * show their vnodes done growing one by one; the cluster API shows the compute node's heap and its
+ * store's compactions; a view that divides by zero on some rows lists its expression errors (kind,
+ * count, last error) on its page. A screenshot of each page (dashboard, job, cluster, the erring
+ * job) goes to {@code target/dashboard/}. Without Chromium the class is skipped, except on CI
+ * (environment variable {@code CI} set), where {@code .ci/run} installs Debian's chromium.
  */
 public class DashboardIT {
   @TempDir Path dir;
@@ -301,6 +303,7 @@ public class DashboardIT {
           .contains("DIVISION_BY_ZERO")
           .doesNotContain("no expression error");
       assertThat(section(divPage, "errors")).contains("set to NULL");
+      screenshot(browser, o.metaHttpPort(), "/jobs/" + divJob, "job-errors");
     }
   }
 
