@@ -27,6 +27,10 @@ public final class Tideway implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   public static void main(String[] args) {
+    // before any HTTP server exists: answers go out without waiting for a delayed ACK
+    if (System.getProperty("sun.net.httpserver.nodelay") == null) {
+      System.setProperty("sun.net.httpserver.nodelay", "true");
+    }
     // a fault-injection run switches fail points on from outside (off unless configured); a bad
     // configuration is reported by the command that reads it, with its own message
     try {

@@ -1,6 +1,8 @@
 package dev.tideway.meta;
 
 import dev.tideway.common.check.Checks;
+import dev.tideway.meta.http.AllowedAddresses;
+import java.util.List;
 
 /**
  * How to start one meta process.
@@ -13,6 +15,9 @@ import dev.tideway.common.check.Checks;
  * @param httpPort the HTTP port (5691 by default, 0 for any)
  * @param zkSessionTimeoutMs the ZooKeeper session timeout: the failover time after a crash
  * @param zkConnectTimeoutMs how long start waits for ZooKeeper before failing with one clear line
+ * @param controlAllowed the addresses and CIDR blocks the job page's actions are accepted from
+ *     ({@code tideway.meta.http.control-allowed}; loopback by default, see {@link
+ *     AllowedAddresses})
  */
 public record MetaConfig(
     String clusterId,
@@ -22,8 +27,16 @@ public record MetaConfig(
     String httpHost,
     int httpPort,
     int zkSessionTimeoutMs,
-    int zkConnectTimeoutMs) {
+    int zkConnectTimeoutMs,
+    List<String> controlAllowed) {
+  /**
+   * The configuration key of {@link #controlAllowed} (environment twin {@code TIDEWAY_META_...}).
+   */
+  public static final String CONTROL_ALLOWED_KEY = "tideway.meta.http.control-allowed";
+
   public MetaConfig {
+    controlAllowed = List.copyOf(controlAllowed);
+    AllowedAddresses.parse(controlAllowed); // fails now, naming a bad entry
     Checks.checkNotNull(zookeeper, "zookeeper connect string");
     Checks.checkNotNull(participantId, "participant id");
     Checks.checkNotNull(advertisedAddress, "advertised address");
@@ -33,6 +46,28 @@ public record MetaConfig(
         zkSessionTimeoutMs >= 1000,
         "zk session timeout must be >= 1000 ms, got %s",
         zkSessionTimeoutMs);
+  }
+
+  /** Job actions from loopback only. */
+  public MetaConfig(
+      String clusterId,
+      String zookeeper,
+      String participantId,
+      String advertisedAddress,
+      String httpHost,
+      int httpPort,
+      int zkSessionTimeoutMs,
+      int zkConnectTimeoutMs) {
+    this(
+        clusterId,
+        zookeeper,
+        participantId,
+        advertisedAddress,
+        httpHost,
+        httpPort,
+        zkSessionTimeoutMs,
+        zkConnectTimeoutMs,
+        AllowedAddresses.LOOPBACK);
   }
 
   /**
@@ -52,6 +87,21 @@ public record MetaConfig(
         httpHost,
         port,
         zkSessionTimeoutMs,
-        zkConnectTimeoutMs);
+        zkConnectTimeoutMs,
+        controlAllowed);
+  }
+
+  /** With job actions accepted from {@code allowed} (addresses and CIDR blocks). */
+  public MetaConfig withControlAllowed(List<String> allowed) {
+    return new MetaConfig(
+        clusterId,
+        zookeeper,
+        participantId,
+        advertisedAddress,
+        httpHost,
+        httpPort,
+        zkSessionTimeoutMs,
+        zkConnectTimeoutMs,
+        allowed);
   }
 }

@@ -6,7 +6,9 @@ import dev.tideway.meta.barrier.BarrierLog;
 import dev.tideway.meta.barrier.BarrierObserver;
 import dev.tideway.meta.barrier.BarrierRunner;
 import dev.tideway.meta.barrier.GlobalBarrierManager;
+import dev.tideway.meta.barrier.NodeStatuses;
 import dev.tideway.meta.barrier.SinkDeliveries;
+import dev.tideway.meta.barrier.VnodesDone;
 import dev.tideway.meta.catalog.CatalogCore;
 import dev.tideway.meta.catalog.DdlService;
 import dev.tideway.meta.cluster.FencedMetaStore;
@@ -14,6 +16,7 @@ import dev.tideway.meta.cluster.LeaderElector;
 import dev.tideway.meta.cluster.LeaderTerm;
 import dev.tideway.meta.cluster.LeadershipListener;
 import dev.tideway.meta.dashboard.DashboardRecorder;
+import dev.tideway.meta.http.AllowedAddresses;
 import dev.tideway.meta.http.JobControl;
 import dev.tideway.meta.http.MetaHttpServer;
 import dev.tideway.meta.http.MetaMetrics;
@@ -25,6 +28,7 @@ import dev.tideway.protocol.catalog.KryoPlanCodec;
 import dev.tideway.protocol.catalog.LeaderInfo;
 import dev.tideway.protocol.catalog.NodeInfo;
 import dev.tideway.protocol.catalog.PlanCodec;
+import dev.tideway.protocol.compute.ExpressionErrorCount;
 import dev.tideway.protocol.meta.DdlCommand;
 import dev.tideway.protocol.meta.DdlReply;
 import dev.tideway.protocol.store.CatalogLoader;
@@ -32,7 +36,6 @@ import dev.tideway.protocol.store.MetaPaths;
 import dev.tideway.protocol.store.NodeRegistry;
 import dev.tideway.storage.api.Storage;
 import dev.tideway.storage.api.TableStats;
-import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -152,7 +155,7 @@ public final class MetaServer implements MetaView, JobControl, AutoCloseable {
             this,
             metrics,
             this,
-            InetAddress::isLoopbackAddress);
+            AllowedAddresses.parse(config.controlAllowed()));
     String httpAddress = http.address().getHostString() + ":" + http.address().getPort();
     this.elector =
         new LeaderElector(
@@ -355,6 +358,21 @@ public final class MetaServer implements MetaView, JobControl, AutoCloseable {
   @Override
   public Map<Integer, SinkDeliveries.Delivered> sinkDeliveries() {
     return barrier == null ? Map.of() : barrier.sinkDeliveries();
+  }
+
+  @Override
+  public Map<Integer, VnodesDone.Count> vnodesDone() {
+    return barrier == null ? Map.of() : barrier.vnodesDone();
+  }
+
+  @Override
+  public Map<String, NodeStatuses.Status> nodeStatuses() {
+    return barrier == null ? Map.of() : barrier.nodeStatuses();
+  }
+
+  @Override
+  public List<ExpressionErrorCount> expressionErrors() {
+    return barrier == null ? List.of() : barrier.expressionErrors();
   }
 
   @Override

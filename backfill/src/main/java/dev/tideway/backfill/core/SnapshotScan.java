@@ -80,6 +80,21 @@ public final class SnapshotScan implements AutoCloseable {
     return idx == vnodes.length;
   }
 
+  /** Owned vnodes whose snapshot is exhausted. */
+  public int vnodesCompleted() {
+    int n = 0;
+    for (int v : vnodes) {
+      if (progress[v].isCompleted()) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  public int vnodesOwned() {
+    return vnodes.length;
+  }
+
   /** Snapshot rows emitted over all owned vnodes (restored counts included). */
   public long totalRows() {
     return totalRows;

@@ -242,6 +242,7 @@ public final class UpstreamMergeBackfill implements Executor, AutoCloseable {
       ctx.reporter().finish(b.epoch(), scan.totalRows());
     } else {
       ctx.reporter().update(b.epoch(), b.prev(), scan.totalRows());
+      ctx.reporter().reportVnodes(b.epoch(), scan.vnodesCompleted(), scan.vnodesOwned());
     }
   }
 
@@ -264,6 +265,7 @@ public final class UpstreamMergeBackfill implements Executor, AutoCloseable {
         ctx.reporter().finish(b.epoch(), scan.totalRows());
       } else {
         ctx.reporter().update(b.epoch(), source.readEpoch(), scan.totalRows());
+        ctx.reporter().reportVnodes(b.epoch(), scan.vnodesCompleted(), scan.vnodesOwned());
       }
       source.onBarrier(b);
       carryCursor();

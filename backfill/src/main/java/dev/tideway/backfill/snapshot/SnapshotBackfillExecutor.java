@@ -243,6 +243,7 @@ public final class SnapshotBackfillExecutor implements Executor, AutoCloseable {
       phase = new SnapshotPhase.WaitingForSnapshot(snapshotEpoch);
       addRecoveredRange(snapshotEpoch, b.prev());
       ctx.reporter().update(b.epoch(), snapshotEpoch, scan.totalRows());
+      ctx.reporter().reportVnodes(b.epoch(), scan.vnodesCompleted(), scan.vnodesOwned());
     }
     control.onBarrier(b);
     started = true;
@@ -295,6 +296,7 @@ public final class SnapshotBackfillExecutor implements Executor, AutoCloseable {
       scan.close();
     } else {
       ctx.reporter().update(b.epoch(), snapshotEpoch, scan.totalRows());
+      ctx.reporter().reportVnodes(b.epoch(), scan.vnodesCompleted(), scan.vnodesOwned());
     }
   }
 

@@ -13,6 +13,7 @@ import dev.tideway.barrier.message.Barrier;
 import dev.tideway.barrier.message.BarrierKind;
 import dev.tideway.barrier.message.Message;
 import dev.tideway.barrier.message.Mutation;
+import dev.tideway.barrier.progress.BackfillVnodes;
 import dev.tideway.barrier.progress.CreateMviewProgressReporter;
 import dev.tideway.common.chunk.Op;
 import dev.tideway.common.chunk.StreamChunk;
@@ -156,10 +157,14 @@ public final class BackfillWorld implements AutoCloseable {
       CreateMviewProgressReporter reporter =
           new CreateMviewProgressReporter(
               actorId,
-              (epoch, actor, code, x, rows) ->
-                  uncommittedReports[idx]
-                      .computeIfAbsent(epoch.prev(), k -> new ArrayList<>())
-                      .add(new Report(epoch.prev(), code, x, rows)));
+              (epoch, actor, code, x, rows) -> {
+                if (code == BackfillVnodes.CODE) {
+                  return; // not rows: the job page's vnodes done
+                }
+                uncommittedReports[idx]
+                    .computeIfAbsent(epoch.prev(), k -> new ArrayList<>())
+                    .add(new Report(epoch.prev(), code, x, rows));
+              });
       Executor ex =
           Backfills.create(
               new Backfills.Args(

@@ -101,11 +101,20 @@ public sealed interface BackfillState
     };
   }
 
+  /** Whether a batch may carry {@code code}: a reportable state or another report kind. */
+  static boolean isReportable(byte code) {
+    return code >= CONSUMING_UPSTREAM && code <= DONE_CONSUMING_LOG_STORE
+        || code == SinkDelivery.CODE
+        || NodeReport.isNodeReport(code)
+        || code == BackfillVnodes.CODE;
+  }
+
   /** Checks a code read from the wire. */
   static byte checkCode(byte code) {
     Checks.checkArgument(
-        code >= CONSUMING_UPSTREAM && code <= DONE_CONSUMING_LOG_STORE || code == SinkDelivery.CODE,
-        "progress code %s is neither a reportable backfill state nor a sink delivery",
+        isReportable(code),
+        "progress code %s is not a reportable backfill state, its vnodes, a sink delivery or a node"
+            + " report",
         code);
     return code;
   }

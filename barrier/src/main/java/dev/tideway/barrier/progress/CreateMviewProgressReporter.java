@@ -139,6 +139,14 @@ public final class CreateMviewProgressReporter {
         code, code == CONSUMING_LOG_STORE ? pendingBarriers : consumedEpoch, rows);
   }
 
+  /**
+   * How many of the actor's {@code owned} vnodes have exhausted their snapshot ({@link
+   * BackfillVnodes}), reported beside {@link #update} in the same epoch; it changes no state.
+   */
+  public void reportVnodes(EpochPair epoch, int done, int owned) {
+    sink.reportProgress(epoch, actorId, BackfillVnodes.CODE, done, owned);
+  }
+
   private void checkEpochAndRows(EpochPair epoch, long cumulativeRows, String call) {
     Checks.checkState(
         epoch.curr() >= lastEpoch,

@@ -151,8 +151,8 @@ public final class CreateMviewProgressTracker {
 
   private void applyBatch(ProgressBatch batch) {
     for (int i = 0; i < batch.size(); i++) {
-      if (batch.code(i) == SinkDelivery.CODE) {
-        continue; // a sink's delivery, not a creating job's progress
+      if (!ProgressBatch.isBackfillState(batch.code(i))) {
+        continue; // a sink's delivery, a node's report or vnodes: not a creating job's rows
       }
       int idx = actorIndex.get(batch.actorId(i), -1);
       if (idx < 0) {

@@ -6,10 +6,10 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The progress reports of one epoch on one node (backfill progress and {@link SinkDelivery}
- * reports), in report order (a later report of the same actor wins), as parallel primitive arrays:
- * growing it and reading it allocate nothing per report. It travels in {@code BarrierCompleted} and
- * reaches the tracker in {@code CommitEpoch}.
+ * The progress reports of one epoch on one node (backfill progress, {@link SinkDelivery} and {@link
+ * NodeReport} reports), in report order (a later report of the same actor wins), as parallel
+ * primitive arrays: growing it and reading it allocate nothing per report. It travels in {@code
+ * BarrierCompleted} and reaches the tracker in {@code CommitEpoch}.
  *
  * <p>Not thread-safe; owned by whoever holds it, handed over by message.
  */
@@ -89,11 +89,39 @@ public final class ProgressBatch {
     return false;
   }
 
+  /** Whether {@code code} is a report kind this release knows. */
+  public static boolean isKnownCode(byte code) {
+    return BackfillState.isReportable(code);
+  }
+
+  /** Whether {@code code} is a backfill state (the tracker's input), not another kind of report. */
+  public static boolean isBackfillState(byte code) {
+    return code != SinkDelivery.CODE
+        && code != BackfillVnodes.CODE
+        && !NodeReport.isNodeReport(code);
+  }
+
+  /**
+   * Gives every {@link NodeReport} of this batch the node id {@code nodeId}: the receiver's id of
+   * the node that sent it (a node writes its own id, which only it knows itself by).
+   */
+  public void restampNodeReports(int nodeId) {
+    for (int i = 0; i < size; i++) {
+      if (NodeReport.isNodeReport(codes[i])) {
+        actorIds[i] = nodeId;
+      }
+    }
+  }
+
   /** A readable copy, for tests and logs. */
   public List<String> describe() {
     List<String> out = new ArrayList<>(size);
     for (int i = 0; i < size; i++) {
-      out.add(actorIds[i] + "=" + state(i));
+      boolean backfill = isBackfillState(codes[i]);
+      out.add(
+          actorIds[i]
+              + "="
+              + (backfill ? state(i) : "report#" + codes[i] + "(" + as[i] + ", " + rows[i] + ")"));
     }
     return out;
   }

@@ -63,6 +63,13 @@ public final class BarrierKryoRegistrar implements KryoRegistrar {
     r.add(315, ProgressBatch.class, ProgressBatchSerializer::new);
   }
 
+  /**
+   * Codes from here on are report kinds other than backfill states ({@code SinkDelivery} is the
+   * first): a reader skips those it does not know, so a release may add one without breaking an
+   * older meta. An unknown code below it (a backfill state) still fails the read.
+   */
+  static final byte FIRST_OTHER_REPORT = 16;
+
   /** {@link ProgressBatch} as its rows {@code (actorId, code, a, rows)}. */
   static final class ProgressBatchSerializer extends Serializer<ProgressBatch> {
     @Override
@@ -81,7 +88,14 @@ public final class BarrierKryoRegistrar implements KryoRegistrar {
       int n = in.readVarInt(true);
       ProgressBatch p = new ProgressBatch(Math.max(1, n));
       for (int i = 0; i < n; i++) {
-        p.add(in.readInt(), in.readByte(), in.readLong(), in.readLong());
+        int actorId = in.readInt();
+        byte code = in.readByte();
+        long a = in.readLong();
+        long rows = in.readLong();
+        if (code >= FIRST_OTHER_REPORT && !ProgressBatch.isKnownCode(code)) {
+          continue; // a report kind of a newer release (a node upgraded first): not for us
+        }
+        p.add(actorId, code, a, rows);
       }
       return p;
     }

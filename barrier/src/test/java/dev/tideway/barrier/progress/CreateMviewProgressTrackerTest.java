@@ -345,6 +345,26 @@ class CreateMviewProgressTrackerTest {
         .hasMessageContaining("progress code 9");
   }
 
+  @Test
+  void nodeReportsAndVnodesRideInTheSameBatchWithoutTouchingJobsEvenWhenTheNodeIdIsAnActorId() {
+    registerArrangement(1, 1);
+    ProgressBatch b = batch(1, up(5));
+    // node 1's reports: the actor id field holds the node id, which here equals the actor's
+    b.add(1, NodeReport.HEAP, 64L << 20, 512L << 20);
+    b.add(1, NodeReport.COMPACTIONS, 3, 1);
+    b.add(1, NodeReport.COMPACTION_BYTES, 4096, 2048);
+    b.add(1, NodeReport.LAST_COMPACTION, 1_700_000_000_000L, 0);
+    b.add(1, BackfillVnodes.CODE, 3, 128); // the actor's vnodes done: not rows either
+    ProgressUpdate u = commit(true, keys(10, 10), b);
+    assertThat(u.jobs().get(0).consumedRows()).isEqualTo(5);
+    assertThat(b.describe()).contains("1=report#17(67108864, 536870912)");
+    b.restampNodeReports(9);
+    assertThat(b.actorId(0)).as("a backfill report keeps its actor").isEqualTo(1);
+    assertThat(b.actorId(1)).isEqualTo(9);
+    assertThat(b.actorId(4)).isEqualTo(9);
+    assertThat(b.actorId(5)).as("the vnodes report is the actor's").isEqualTo(1);
+  }
+
   private static BackfillState up(long rows) {
     return new BackfillState.ConsumingUpstream(1, rows);
   }

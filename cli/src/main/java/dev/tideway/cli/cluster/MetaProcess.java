@@ -1,6 +1,7 @@
 package dev.tideway.cli.cluster;
 
 import dev.tideway.common.check.Checks;
+import dev.tideway.common.config.TidewayConfig;
 import dev.tideway.common.time.Clock;
 import dev.tideway.meta.MetaConfig;
 import dev.tideway.meta.MetaServer;
@@ -100,7 +101,9 @@ public final class MetaProcess implements AutoCloseable {
             o.host(),
             o.httpPort(),
             o.zkSessionTimeoutMs(),
-            15_000);
+            15_000,
+            // the config file (TIDEWAY_CONFIG) or TIDEWAY_META_HTTP_CONTROL_ALLOWED
+            TidewayConfig.ofProcess().getStringList(MetaConfig.CONTROL_ALLOWED_KEY));
     meta =
         MetaServer.start(
             mc,

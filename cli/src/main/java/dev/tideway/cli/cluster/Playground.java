@@ -2,6 +2,7 @@ package dev.tideway.cli.cluster;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import dev.tideway.common.config.TidewayConfig;
 import dev.tideway.common.time.Clock;
 import dev.tideway.compute.actor.ExecutorBuilders;
 import dev.tideway.compute.node.ComputeNode;
@@ -167,7 +168,9 @@ public final class Playground implements AutoCloseable {
     closers.push(bridge);
     MetaConfig mc =
         MetaConfig.local(zkConnect, "meta-1", compute.address())
-            .withHttpPort(options.metaHttpPort());
+            .withHttpPort(options.metaHttpPort())
+            .withControlAllowed(
+                TidewayConfig.ofProcess().getStringList(MetaConfig.CONTROL_ALLOWED_KEY));
     meta =
         MetaServer.start(
             mc,

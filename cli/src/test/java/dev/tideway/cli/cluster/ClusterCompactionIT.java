@@ -104,7 +104,7 @@ class ClusterCompactionIT {
                   new ComputeProcess.Options(
                       zks,
                       "it",
-                      1,
+                      7, // not meta's id for it (1): its node reports must be restamped
                       host,
                       computePort,
                       store,
@@ -160,6 +160,20 @@ class ClusterCompactionIT {
             60_000,
             () -> compacted(meta.storage().describeVersion()));
         System.out.println("after compaction: " + meta.storage().describeVersion());
+        // the node reports the task with its checkpoints: meta's cluster page shows it by address
+        await(
+            "the compute node's report of the compaction reaches meta",
+            30_000,
+            () ->
+                meta.meta().nodeStatuses().values().stream()
+                    .anyMatch(s -> s.compactionsFinished() > 0));
+        assertThat(meta.meta().nodeStatuses()).hasSize(1);
+        var status = meta.meta().nodeStatuses().values().iterator().next();
+        assertThat(status.heapUsedBytes()).isPositive();
+        assertThat(status.heapMaxBytes()).isGreaterThanOrEqualTo(status.heapUsedBytes());
+        assertThat(status.compactionReadBytes()).isPositive();
+        assertThat(status.compactionWrittenBytes()).isPositive();
+        assertThat(status.lastCompactionAtMs()).isPositive();
         st.execute("INSERT INTO t VALUES (1000, 1)");
         st.execute("DELETE FROM t WHERE k = 1000");
         st.execute("FLUSH");

@@ -3,7 +3,6 @@ package dev.tideway.compute.node;
 import dev.tideway.barrier.control.BarrierCompleted;
 import dev.tideway.barrier.control.NodeFailure;
 import dev.tideway.barrier.control.SyncResult;
-import dev.tideway.barrier.control.TableStatsDelta;
 import dev.tideway.barrier.local.LocalBarrierEnvironment;
 import dev.tideway.barrier.local.LocalBarrierManager;
 import dev.tideway.barrier.local.SyncRequest;
@@ -128,6 +127,9 @@ final class ComputeControl extends AbstractBehavior<ControlMessage>
   /** Where completions and failures go: the replyTo of the latest meta command. */
   private ActorRef<ComputeEvent> meta;
 
+  /** This node's heap and compaction tasks, added to each checkpoint's reports. */
+  private final NodeReports reports;
+
   static Behavior<ControlMessage> create(
       int nodeId,
       ActorFactory factory,
@@ -156,6 +158,7 @@ final class ComputeControl extends AbstractBehavior<ControlMessage>
     this.factory = factory;
     this.registry = reg;
     this.barriers = new LocalBarrierManager<>(nodeId, this);
+    this.reports = new NodeReports(nodeId, clock, metrics.registry());
   }
 
   @Override
@@ -327,8 +330,8 @@ final class ComputeControl extends AbstractBehavior<ControlMessage>
       self.tell(new CompactionEnded(cmd.requestId(), null, "no state store", cmd.replyTo()));
       return this;
     }
-    store
-        .compact(cmd.job())
+    reports
+        .track(store.compact(cmd.job()))
         .whenComplete(
             (outcome, err) ->
                 self.tell(
@@ -644,18 +647,8 @@ final class ComputeControl extends AbstractBehavior<ControlMessage>
             (r, err) ->
                 self.tell(
                     err == null
-                        ? new SyncFinished(curr, gen, toBarrierResult(r))
+                        ? new SyncFinished(curr, gen, NodeReports.toBarrierResult(r))
                         : new SyncFailed(curr, gen, String.valueOf(err))));
-  }
-
-  /** The store's SSTs and per-table stats delta, in the barrier protocol's terms. */
-  static SyncResult<Object> toBarrierResult(dev.tideway.storage.api.SyncResult r) {
-    List<TableStatsDelta> deltas = new ArrayList<>();
-    r.statsDelta()
-        .forEach(
-            (table, s) ->
-                deltas.add(new TableStatsDelta(table, s.totalKeyCount(), s.liveRowCount(), true)));
-    return new SyncResult<>(List.copyOf(r.ssts()), deltas);
   }
 
   /** Every actor here collected epoch {@code curr}: observe its inject → collect latency. */
@@ -670,7 +663,7 @@ final class ComputeControl extends AbstractBehavior<ControlMessage>
   public void completed(BarrierCompleted<Object> completed) {
     collectedAll(completed.epoch().curr()); // a barrier without sync; no-op after a sync
     if (meta != null) {
-      meta.tell(new ComputeEvent.Completed(completed));
+      meta.tell(new ComputeEvent.Completed(reports.appendTo(completed)));
     }
   }
 

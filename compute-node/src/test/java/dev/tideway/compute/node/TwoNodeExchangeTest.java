@@ -127,8 +127,16 @@ class TwoNodeExchangeTest {
       // the node's source reported its rows before yielding the barrier: it travels with the epoch
       int sourceActor = c.nodeId();
       long epochIndex = (c.epoch().curr() >> 16) - epochBase;
-      assertThat(c.progress().size()).as("progress in %s", c).isEqualTo(1);
+      // then, with a checkpoint, the node's own reports (heap, compactions)
+      assertThat(c.progress().size())
+          .as("progress in %s", c)
+          .isEqualTo(c.kind() == dev.tideway.barrier.message.BarrierKind.CHECKPOINT ? 5 : 1);
       assertThat(c.progress().actorId(0)).isEqualTo(sourceActor);
+      for (int i = 1; i < c.progress().size(); i++) {
+        assertThat(dev.tideway.barrier.progress.NodeReport.isNodeReport(c.progress().code(i)))
+            .isTrue();
+        assertThat(c.progress().actorId(i)).as("the node's own id").isEqualTo(c.nodeId());
+      }
       assertThat(c.progress().rows(0)).isEqualTo((epochIndex - 1) * chunks * rows);
     }
     List<Long> expectedEpochs = new ArrayList<>();

@@ -26,10 +26,12 @@ import org.junit.jupiter.api.io.TempDir;
  * compute node, recent barriers and a barrier latency chart. The job's page charts a progress that
  * rises and lists backfill actors whose rows sum to the job's consumed rows, with the throttle and
  * the fragment graph. Once the job is created, the dashboard shows it CREATED, no job in progress,
- * and the finished backfill in the history with its measured progress error. A screenshot of each
- * page (dashboard, job, cluster) goes to {@code target/dashboard/}. Without Chromium the class is
- * skipped, except on CI (environment variable {@code CI} set), where {@code .ci/run} installs
- * Debian's chromium.
+ * and the finished backfill in the history with its measured progress error. The backfill actors
+ * show their vnodes done growing one by one; the cluster API shows the compute node's heap and its
+ * store's compactions; a view that divides by zero on some rows lists its expression errors (kind,
+ * count, last error) on its page. A screenshot of each page (dashboard, job, cluster, the erring
+ * job) goes to {@code target/dashboard/}. Without Chromium the class is skipped, except on CI
+ * (environment variable {@code CI} set), where {@code .ci/run} installs Debian's chromium.
  */
 public class DashboardIT {
   @TempDir Path dir;
@@ -214,6 +216,14 @@ public class DashboardIT {
         actors++;
       }
       assertThat(actors).as("backfill actor rows").isGreaterThan(0);
+      // each actor reports its vnodes done as its snapshot moves vnode by vnode
+      Matcher vnodes = Pattern.compile("class=\"num vnodes\">(\\d+) / (\\d+)<").matcher(job);
+      boolean partly = false;
+      while (vnodes.find()) {
+        int d = Integer.parseInt(vnodes.group(1));
+        partly |= d > 0 && d < Integer.parseInt(vnodes.group(2));
+      }
+      assertThat(partly).as("an actor mid-way has some vnodes done: %s", job).isTrue();
       assertThat(sum).as("the actors' rows sum to the job's").isEqualTo(consumed);
       assertThat(consumed).isPositive();
       assertThat(job).contains("rate limit: 400 rows/s per actor").contains("<svg class=\"graph\"");
@@ -246,6 +256,67 @@ public class DashboardIT {
           .contains("dash_mv")
           .contains("L0")
           .contains(">compute<");
+
+      // the compute node reports its heap and its store's compactions (the backfill's
+      // checkpoints filled L0 past its trigger) with its checkpoints
+      Pattern node =
+          Pattern.compile(
+              "\"role\":\"compute\".*?\"status\":\\{\"heapUsedBytes\":(\\d+),"
+                  + "\"heapMaxBytes\":(\\d+),\"compaction\":\\{\"running\":\\d+,"
+                  + "\"finished\":(\\d+),\"failed\":\\d+,\"readBytes\":(\\d+),"
+                  + "\"writtenBytes\":(\\d+),\"lastAtMs\":(\\d+|null)");
+      Matcher m = node.matcher(get(o.metaHttpPort(), "/api/cluster/detail"));
+      for (int i = 0; i < 40 && !(m.find() && Long.parseLong(m.group(3)) > 0); i++) {
+        TimeUnit.MILLISECONDS.sleep(500);
+        m = node.matcher(get(o.metaHttpPort(), "/api/cluster/detail"));
+      }
+      assertThat(m.find(0)).as("the compute node's status").isTrue();
+      assertThat(Long.parseLong(m.group(1))).as("heap used").isPositive();
+      assertThat(Long.parseLong(m.group(2))).as("heap max").isPositive();
+      assertThat(Long.parseLong(m.group(3))).as("compactions finished").isPositive();
+      assertThat(Long.parseLong(m.group(4))).as("compaction read bytes").isPositive();
+      assertThat(Long.parseLong(m.group(5))).as("compaction written bytes").isPositive();
+      assertThat(m.group(6)).as("the last compaction's time").isNotEqualTo("null");
+
+      // a view whose expression fails on some rows: its job page lists the errors
+      st.execute("CREATE TABLE e (k INT PRIMARY KEY, a INT, b INT)");
+      st.execute("INSERT INTO e VALUES (1, 10, 2), (2, 5, 0), (3, 7, 0)");
+      st.execute("FLUSH");
+      st.execute("SET BACKGROUND_DDL = false");
+      st.execute("CREATE MATERIALIZED VIEW div_mv AS SELECT k, a / b AS q FROM e");
+      String divJob =
+          match(get(o.metaHttpPort(), "/api/jobs"), "\"id\":(\\d+),\"name\":\"div_mv\"", "div_mv");
+      Pattern errors =
+          Pattern.compile(
+              "\"expressionErrors\":\\[\\{\"fragmentId\":\\d+,\"kind\":\"DIVISION_BY_ZERO\","
+                  + "\"count\":(\\d+),\"lastError\":\"[^\"]+\",\"lastAtMs\":[1-9]");
+      String detail = get(o.metaHttpPort(), "/api/jobs/" + divJob);
+      for (int i = 0; i < 20 && !errors.matcher(detail).find(); i++) {
+        TimeUnit.MILLISECONDS.sleep(500); // meta collects from the nodes while someone looks
+        detail = get(o.metaHttpPort(), "/api/jobs/" + divJob);
+      }
+      assertThat(Long.parseLong(match(detail, errors.pattern(), "expression errors")))
+          .as("one error per row divided by zero")
+          .isGreaterThanOrEqualTo(2);
+      String divPage = render(browser, o.metaHttpPort(), "/jobs/" + divJob);
+      assertThat(section(divPage, "expression-errors"))
+          .contains("DIVISION_BY_ZERO")
+          .doesNotContain("no expression error");
+      assertThat(section(divPage, "errors")).contains("set to NULL");
+      screenshot(browser, o.metaHttpPort(), "/jobs/" + divJob, "job-errors");
     }
+  }
+
+  /** The body of a GET on the meta HTTP port. */
+  static String get(int port, String path) throws Exception {
+    java.net.http.HttpResponse<String> r =
+        java.net.http.HttpClient.newHttpClient()
+            .send(
+                java.net.http.HttpRequest.newBuilder(
+                        java.net.URI.create("http://127.0.0.1:" + port + path))
+                    .build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+    assertThat(r.statusCode()).as("GET %s: %s", path, r.body()).isEqualTo(200);
+    return r.body();
   }
 }

@@ -74,6 +74,8 @@ class HelmChartTest {
         Map.of(
             "monitoring.serviceMonitor.enabled", "true",
             "frontend.tls.existingSecret", "tideway-tls",
+            "meta.controlAllowed[0]", "10.0.0.0/8",
+            "meta.controlAllowed[1]", "fd00::/8",
             "frontend.replicas", "2",
             "compute.replicas", "3",
             "antiAffinity", "hard"));
@@ -213,7 +215,15 @@ class HelmChartTest {
             env.put(e.getName(), e.getValue() != null ? e.getValue() : "from-a-secret");
           }
         }
-        TidewayConfig.loader().environment(env).load();
+        TidewayConfig config = TidewayConfig.loader().environment(env).load();
+        if (c.getName().equals("meta")) {
+          assertThat(config.getStringList("tideway.meta.http.control-allowed"))
+              .as("%s: the job actions' allowed addresses", where)
+              .isEqualTo(
+                  values.containsKey("meta.controlAllowed[0]")
+                      ? List.of("10.0.0.0/8", "fd00::/8")
+                      : List.of("127.0.0.0/8", "::1"));
+        }
         if (store.startsWith("s3://")) {
           assertThat(env).containsKeys("TIDEWAY_STORAGE_S3_REGION", "TIDEWAY_STORAGE_S3_ENDPOINT");
         } else {

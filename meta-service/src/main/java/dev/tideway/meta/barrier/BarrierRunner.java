@@ -8,6 +8,7 @@ import dev.tideway.common.time.Clock;
 import dev.tideway.meta.catalog.DdlService;
 import dev.tideway.meta.cluster.LeaderTerm;
 import dev.tideway.meta.cluster.LeadershipListener;
+import dev.tideway.protocol.compute.ExpressionErrorCount;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -76,6 +77,15 @@ public final class BarrierRunner<S> implements LeadershipListener {
   /** The sinks' deliveries as the last commit of this process's terms reported them. */
   private final SinkDeliveries sinks = new SinkDeliveries();
 
+  /** The backfilling actors' vnodes done, as the last commit of this process's terms had them. */
+  private final VnodesDone vnodesDone = new VnodesDone();
+
+  /** The compute nodes' heap and compaction activity, as this term's commits reported them. */
+  private volatile NodeStatuses nodeStatuses = new NodeStatuses();
+
+  /** The jobs' expression errors, collected from this term's compute nodes on demand. */
+  private volatile ExpressionErrorBoard expressionErrors;
+
   /** The process's metrics, observed besides the wiring's observer; null for none. */
   private volatile BarrierObserver observer;
 
@@ -108,9 +118,11 @@ public final class BarrierRunner<S> implements LeadershipListener {
     @SuppressWarnings("unchecked")
     GlobalBarrierManager<S>[] self = new GlobalBarrierManager[1];
     ComputeClient lazy = new LazyComputeClient<>(wiring.compute(), () -> self[0]);
+    NodeStatuses statuses = new NodeStatuses();
+    nodeStatuses = statuses;
     BarrierObserver all =
         BarrierObserver.both(
-            sinks,
+            BarrierObserver.both(BarrierObserver.both(sinks, vnodesDone), statuses),
             observer == null
                 ? wiring.observer()
                 : BarrierObserver.both(observer, wiring.observer()));
@@ -131,6 +143,7 @@ public final class BarrierRunner<S> implements LeadershipListener {
                 wiring.backoff()),
             term);
     current = self[0];
+    expressionErrors = new ExpressionErrorBoard(lazy, self[0]::computeNodes, clock);
     current.onHalt(reason -> onHalt.accept(term, reason));
     current.start();
     List<AutoCloseable> started = new ArrayList<>();
@@ -160,6 +173,33 @@ public final class BarrierRunner<S> implements LeadershipListener {
   /** Each running sink actor's delivery at the last commit; empty when not leading. */
   public Map<Integer, SinkDeliveries.Delivered> sinkDeliveries() {
     return current == null ? Map.of() : sinks.byActor();
+  }
+
+  /**
+   * Each compute node's heap and compaction activity at the last commit, by address; empty when not
+   * leading.
+   */
+  public Map<String, NodeStatuses.Status> nodeStatuses() {
+    GlobalBarrierManager<S> m = current;
+    Map<String, NodeStatuses.Status> out = new java.util.TreeMap<>();
+    if (m != null) {
+      nodeStatuses.byNode().forEach((id, st) -> m.nodeAddress(id).ifPresent(a -> out.put(a, st)));
+    }
+    return out;
+  }
+
+  /**
+   * The streaming jobs' expression errors summed over the compute nodes (see {@link
+   * ExpressionErrorBoard}); empty when not leading.
+   */
+  public List<ExpressionErrorCount> expressionErrors() {
+    ExpressionErrorBoard b = expressionErrors;
+    return current == null || b == null ? List.of() : b.latest();
+  }
+
+  /** Each backfilling actor's vnodes done at the last commit; empty when not leading. */
+  public Map<Integer, VnodesDone.Count> vnodesDone() {
+    return current == null ? Map.of() : vnodesDone.byActor();
   }
 
   /** The creating jobs' progress at the last commit; empty when not leading. */

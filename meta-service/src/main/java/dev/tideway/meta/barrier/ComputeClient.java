@@ -3,8 +3,10 @@ package dev.tideway.meta.barrier;
 import dev.tideway.barrier.control.InjectBarrier;
 import dev.tideway.protocol.catalog.CatalogState;
 import dev.tideway.protocol.catalog.FragmentGraph;
+import dev.tideway.protocol.compute.ExpressionErrorCount;
 import dev.tideway.storage.api.CompactionJob;
 import dev.tideway.storage.api.CompactionOutcome;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
@@ -53,4 +55,13 @@ public interface ComputeClient {
    * are vacuumed after the grace period).
    */
   CompletableFuture<CompactionOutcome> compact(String node, CompactionJob job);
+
+  /**
+   * Node {@code node}'s expression error counts since it started, by job, fragment and kind (the
+   * answer to the {@code GetExpressionErrors} request {@code rw_expression_errors} also uses); an
+   * unreachable node fails the future. None by default (clients without a cluster).
+   */
+  default CompletableFuture<List<ExpressionErrorCount>> expressionErrors(String node) {
+    return CompletableFuture.completedFuture(List.of());
+  }
 }

@@ -3,8 +3,10 @@ package dev.tideway.meta.barrier;
 import dev.tideway.barrier.control.InjectBarrier;
 import dev.tideway.protocol.catalog.CatalogState;
 import dev.tideway.protocol.catalog.FragmentGraph;
+import dev.tideway.protocol.compute.ExpressionErrorCount;
 import dev.tideway.storage.api.CompactionJob;
 import dev.tideway.storage.api.CompactionOutcome;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
@@ -55,5 +57,10 @@ final class LazyComputeClient<S> implements ComputeClient {
   @Override
   public CompletableFuture<CompactionOutcome> compact(String node, CompactionJob job) {
     return d().compact(node, job);
+  }
+
+  @Override
+  public CompletableFuture<List<ExpressionErrorCount>> expressionErrors(String node) {
+    return d().expressionErrors(node);
   }
 }

@@ -11,6 +11,7 @@ import dev.tideway.protocol.catalog.PlanCodec;
 import dev.tideway.protocol.compute.ComputeBridge;
 import dev.tideway.protocol.compute.ComputeEvent;
 import dev.tideway.protocol.compute.ComputeRequest;
+import dev.tideway.protocol.compute.ExpressionErrorCount;
 import dev.tideway.storage.api.CompactionJob;
 import dev.tideway.storage.api.CompactionOutcome;
 import dev.tideway.storage.api.SstInfo;
@@ -76,6 +77,7 @@ public final class PekkoComputeClient implements ComputeClient {
             }
             List<SstInfo> ssts = new ArrayList<>();
             c.syncedSsts().forEach(s -> ssts.add((SstInfo) s));
+            c.progress().restampNodeReports(id); // the node wrote its own id
             sink.completed(
                 new BarrierCompleted<>(
                     id, c.generation(), c.epoch(), c.kind(), ssts, c.statsDeltas(), c.progress()));
@@ -193,6 +195,20 @@ public final class PekkoComputeClient implements ComputeClient {
                       + node
                       + " failed: "
                       + why);
+            });
+  }
+
+  /** Asks {@code node} for its expression error counts ({@code GetExpressionErrors}). */
+  @Override
+  public CompletableFuture<List<ExpressionErrorCount>> expressionErrors(String node) {
+    return bridge
+        .request(node, id -> new ComputeRequest.GetExpressionErrors(id, bridge.replyTo()))
+        .thenApply(
+            e -> {
+              if (e instanceof ComputeEvent.ExpressionErrors r) {
+                return r.counts();
+              }
+              throw new IllegalStateException(node + " did not report its expression errors: " + e);
             });
   }
 

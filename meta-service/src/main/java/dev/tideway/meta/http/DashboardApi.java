@@ -1,5 +1,6 @@
 package dev.tideway.meta.http;
 
+import dev.tideway.meta.barrier.NodeStatuses;
 import dev.tideway.meta.dashboard.DashboardRecorder;
 import dev.tideway.meta.dashboard.SeriesRing;
 import dev.tideway.meta.http.MetaHttpServer.Reply;
@@ -281,6 +282,28 @@ final class DashboardApi {
     return out;
   }
 
+  /**
+   * A compute node's heap and compaction activity as its last committed checkpoint reported them;
+   * null before its first (a standby, a node without actors).
+   */
+  private static Object nodeStatus(NodeStatuses.Status st) {
+    if (st == null) {
+      return null;
+    }
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("heapUsedBytes", st.heapUsedBytes());
+    m.put("heapMaxBytes", st.heapMaxBytes());
+    Map<String, Object> c = new LinkedHashMap<>();
+    c.put("running", st.compactionsRunning());
+    c.put("finished", st.compactionsFinished());
+    c.put("failed", st.compactionsFailed());
+    c.put("readBytes", st.compactionReadBytes());
+    c.put("writtenBytes", st.compactionWrittenBytes());
+    c.put("lastAtMs", st.lastCompactionAtMs() == 0 ? null : st.lastCompactionAtMs());
+    m.put("compaction", c);
+    return m;
+  }
+
   static Map<String, Object> clusterDetail(MetaView view) {
     Map<String, Object> doc = new LinkedHashMap<>(MetaHttpServer.cluster(view));
     Optional<CatalogState> s = view.catalog();
@@ -299,6 +322,7 @@ final class DashboardApi {
           }
         });
     List<Object> nodes = new ArrayList<>();
+    Map<String, NodeStatuses.Status> statuses = view.nodeStatuses();
     for (NodeInfo n : view.nodes()) {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("role", n.role());
@@ -308,6 +332,7 @@ final class DashboardApi {
       m.put(
           "actors", "compute".equals(n.role()) ? actorsByNode.getOrDefault(n.address(), 0) : null);
       m.put("jobs", "compute".equals(n.role()) ? jobsByNode.getOrDefault(n.address(), 0) : null);
+      m.put("status", "compute".equals(n.role()) ? nodeStatus(statuses.get(n.address())) : null);
       m.put(
           "metaRole",
           "meta".equals(n.role())

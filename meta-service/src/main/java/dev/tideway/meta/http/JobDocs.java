@@ -6,6 +6,7 @@ import dev.tideway.barrier.progress.TrackerSnapshot;
 import dev.tideway.common.plan.SourceBackfillNode;
 import dev.tideway.common.plan.StreamNode;
 import dev.tideway.common.plan.StreamPlanNode;
+import dev.tideway.meta.barrier.VnodesDone;
 import dev.tideway.meta.dashboard.DashboardRecorder;
 import dev.tideway.meta.progress.ProgressSnapshotCodec;
 import dev.tideway.protocol.catalog.CatalogObject;
@@ -14,6 +15,7 @@ import dev.tideway.protocol.catalog.FragmentGraph;
 import dev.tideway.protocol.catalog.JobRecord;
 import dev.tideway.protocol.catalog.JobStatus;
 import dev.tideway.protocol.catalog.PlanCodec;
+import dev.tideway.protocol.compute.ExpressionErrorCount;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -50,7 +52,30 @@ final class JobDocs {
     if (p != null && p.stalledReason().isPresent()) {
       errors.add("stalled: " + p.stalledReason().get());
     }
+    List<Object> exprErrors = new ArrayList<>();
+    for (ExpressionErrorCount c : view.expressionErrors()) {
+      if (c.jobId() != job.jobId()) {
+        continue;
+      }
+      errors.add(
+          "expression: "
+              + c.count()
+              + " value(s) set to NULL in fragment "
+              + c.fragmentId()
+              + " ("
+              + c.kind()
+              + "); last: "
+              + c.lastMessage());
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("fragmentId", c.fragmentId());
+      m.put("kind", c.kind());
+      m.put("count", c.count());
+      m.put("lastError", c.lastMessage());
+      m.put("lastAtMs", c.lastAtMillis());
+      exprErrors.add(m);
+    }
     doc.put("errors", errors);
+    doc.put("expressionErrors", exprErrors);
     doc.put(
         "history",
         s.backfills().entries().stream()
@@ -169,6 +194,7 @@ final class JobDocs {
     List<Object> rows = new ArrayList<>();
     long sum = 0;
     int total = 0;
+    Map<Integer, VnodesDone.Count> reported = view.vnodesDone();
     if (saved != null) {
       TrackerSnapshot.JobSnapshot j = saved.job();
       total = j.spec().actors().size();
@@ -190,8 +216,9 @@ final class JobDocs {
         m.put("upstream", j.spec().actors().get(i).upstream().name());
         m.put("phase", done && st.code() < BackfillState.DONE ? "DONE" : phase(st));
         m.put("consumedRows", st.consumedRows());
+        VnodesDone.Count c = reported.get(actorId);
         m.put("vnodes", vnodes);
-        m.put("vnodesDone", done ? vnodes : 0);
+        m.put("vnodesDone", done ? vnodes : c == null ? 0 : Math.min(c.done(), vnodes));
         m.put("rateLimit", a == null ? null : rates.get(a.fragmentId()));
         rows.add(m);
       }

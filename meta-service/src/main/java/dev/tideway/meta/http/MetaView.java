@@ -2,12 +2,15 @@ package dev.tideway.meta.http;
 
 import dev.tideway.barrier.progress.JobProgress;
 import dev.tideway.meta.barrier.BarrierLog;
+import dev.tideway.meta.barrier.NodeStatuses;
 import dev.tideway.meta.barrier.SinkDeliveries;
+import dev.tideway.meta.barrier.VnodesDone;
 import dev.tideway.meta.dashboard.DashboardRecorder;
 import dev.tideway.protocol.catalog.CatalogState;
 import dev.tideway.protocol.catalog.LeaderInfo;
 import dev.tideway.protocol.catalog.NodeInfo;
 import dev.tideway.protocol.catalog.PlanCodec;
+import dev.tideway.protocol.compute.ExpressionErrorCount;
 import dev.tideway.storage.api.TableStats;
 import java.util.List;
 import java.util.Map;
@@ -39,6 +42,30 @@ public interface MetaView {
   /** Each running sink actor's delivery at the last commit, by actor (leader only; else empty). */
   default Map<Integer, SinkDeliveries.Delivered> sinkDeliveries() {
     return Map.of();
+  }
+
+  /**
+   * Each backfilling actor's vnodes whose snapshot is done, at the last commit, by actor (leader
+   * only; else empty: the job page then counts an actor's vnodes done only when it is).
+   */
+  default Map<Integer, VnodesDone.Count> vnodesDone() {
+    return Map.of();
+  }
+
+  /**
+   * Each compute node's heap and compaction activity as its last committed checkpoint reported
+   * them, by address (leader only; else empty).
+   */
+  default Map<String, NodeStatuses.Status> nodeStatuses() {
+    return Map.of();
+  }
+
+  /**
+   * The streaming jobs' expression errors summed over the compute nodes, by job, fragment and kind
+   * (leader only; else empty). Collected on demand: the first read after a while may lag a second.
+   */
+  default List<ExpressionErrorCount> expressionErrors() {
+    return List.of();
   }
 
   /** The leader's recent barriers, oldest first (empty on a standby). */

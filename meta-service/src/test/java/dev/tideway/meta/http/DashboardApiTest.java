@@ -231,9 +231,15 @@ class DashboardApiTest {
           .extracting(HttpResponse::statusCode)
           .isEqualTo(400);
 
-      // control from an address that is not allowed: 403, nothing changes
+      // control from an address the configuration does not allow: 403, nothing changes
       try (MetaHttpServer closed =
-          new MetaHttpServer("127.0.0.1", 0, a, new MetaMetrics(a), a, addr -> false)) {
+          new MetaHttpServer(
+              "127.0.0.1",
+              0,
+              a,
+              new MetaMetrics(a),
+              a,
+              AllowedAddresses.parse(java.util.List.of("10.0.0.0/8", "192.168.7.1")))) {
         int p = closed.address().getPort();
         assertThat(call(p, "POST", "/api/jobs/" + job + "/cancel", "").statusCode()).isEqualTo(403);
         assertThat(call(p, "POST", "/api/jobs/" + job + "/rate-limit", "rowsPerSecond=5"))
@@ -245,8 +251,24 @@ class DashboardApiTest {
           .isEqualTo(403);
       assertThat(a.catalog().orElseThrow().jobs()).containsKey(job);
 
-      // allowed (loopback): the throttle is the ALTER's, the cancel is CANCEL JOBS
-      var throttled = call(port, "POST", "/api/jobs/" + job + "/rate-limit", "rowsPerSecond=25");
+      // allowed (a configured block that holds this client; loopback by default): the throttle
+      // is the ALTER's, the cancel is CANCEL JOBS
+      HttpResponse<String> throttled;
+      try (MetaHttpServer open =
+          new MetaHttpServer(
+              "127.0.0.1",
+              0,
+              a,
+              new MetaMetrics(a),
+              a,
+              AllowedAddresses.parse(java.util.List.of("10.0.0.0/8", "127.0.0.1/32")))) {
+        throttled =
+            call(
+                open.address().getPort(),
+                "POST",
+                "/api/jobs/" + job + "/rate-limit",
+                "rowsPerSecond=25");
+      }
       assertThat(throttled.statusCode()).isEqualTo(200);
       assertThat(throttled.body()).contains("\"rowsPerSecond\":25");
       assertThat(call(a, "GET", "/api/jobs/" + job).body())

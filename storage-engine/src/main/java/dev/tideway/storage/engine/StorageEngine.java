@@ -687,9 +687,7 @@ public final class StorageEngine implements Storage {
   private CompactionOutcome rewrite(CompactionJob job) {
     try (SstIds.Guard g = ids.begin()) {
       CompactionOutcome o = rewriter.run(job);
-      metrics.compactionReadBytes.inc(o.readBytes());
-      metrics.compactionWriteBytes.inc(o.writtenBytes());
-      metrics.compactionDroppedKeys.inc(o.droppedKeys());
+      metrics.onCompaction(o);
       return o;
     } catch (IOException e) {
       throw new StorageException(

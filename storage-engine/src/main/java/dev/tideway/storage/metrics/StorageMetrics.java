@@ -1,5 +1,6 @@
 package dev.tideway.storage.metrics;
 
+import dev.tideway.storage.api.CompactionOutcome;
 import dev.tideway.storage.sst.BlockCache;
 import dev.tideway.storage.version.Version;
 import io.prometheus.metrics.core.metrics.Counter;
@@ -24,6 +25,7 @@ public final class StorageMetrics implements AutoCloseable {
   public final Counter compactionReadBytes;
   public final Counter compactionWriteBytes;
   public final Counter compactionDroppedKeys;
+  public final Counter compactions;
 
   public StorageMetrics(PrometheusRegistry registry, BlockCache cache) {
     this.registry = registry;
@@ -74,6 +76,11 @@ public final class StorageMetrics implements AutoCloseable {
             .name("tideway_storage_compaction_dropped_keys")
             .help("Key versions dropped by compaction")
             .register(registry);
+    compactions =
+        Counter.builder()
+            .name("tideway_storage_compactions")
+            .help("Compaction rewrites this process ran (its own, or a task the meta leader sent)")
+            .register(registry);
     hitRatio =
         GaugeWithCallback.builder()
             .name("tideway_storage_block_cache_hit_ratio")
@@ -101,9 +108,18 @@ public final class StorageMetrics implements AutoCloseable {
             compactionReadBytes,
             compactionWriteBytes,
             compactionDroppedKeys,
+            compactions,
             hitRatio)) {
       registry.unregister(c);
     }
+  }
+
+  /** Counts one compaction rewrite and what it read, wrote and dropped. */
+  public void onCompaction(CompactionOutcome o) {
+    compactionReadBytes.inc(o.readBytes());
+    compactionWriteBytes.inc(o.writtenBytes());
+    compactionDroppedKeys.inc(o.droppedKeys());
+    compactions.inc();
   }
 
   /** Updates the per-level gauges after a version change. */
