@@ -143,19 +143,7 @@ public final class RwCatalog {
   static List<Object[]> expressionErrors(MetaClient m, ComputeStatus compute) {
     Map<List<Object>, ExpressionErrorCount> merged = new TreeMap<>(RwCatalog::compareKeys);
     for (ExpressionErrorCount c : compute.expressionErrors()) {
-      merged.merge(
-          List.of(c.jobId(), c.fragmentId(), c.kind()),
-          c,
-          (a, b) -> {
-            ExpressionErrorCount last = a.lastAtMillis() >= b.lastAtMillis() ? a : b;
-            return new ExpressionErrorCount(
-                a.jobId(),
-                a.fragmentId(),
-                a.kind(),
-                a.count() + b.count(),
-                last.lastMessage(),
-                last.lastAtMillis());
-          });
+      merged.merge(c.key(), c, ExpressionErrorCount::plus);
     }
     Map<Integer, String> names = new HashMap<>();
     m.relations().forEach(r -> names.put(r.id(), r.name()));

@@ -97,19 +97,7 @@ public final class ExpressionErrorBoard {
     Map<List<Object>, ExpressionErrorCount> out = new HashMap<>();
     for (List<ExpressionErrorCount> counts : perNode) {
       for (ExpressionErrorCount c : counts) {
-        out.merge(
-            List.of(c.jobId(), c.fragmentId(), c.kind()),
-            c,
-            (a, b) -> {
-              ExpressionErrorCount last = a.lastAtMillis() >= b.lastAtMillis() ? a : b;
-              return new ExpressionErrorCount(
-                  a.jobId(),
-                  a.fragmentId(),
-                  a.kind(),
-                  a.count() + b.count(),
-                  last.lastMessage(),
-                  last.lastAtMillis());
-            });
+        out.merge(c.key(), c, ExpressionErrorCount::plus);
       }
     }
     List<ExpressionErrorCount> sorted = new ArrayList<>(out.values());

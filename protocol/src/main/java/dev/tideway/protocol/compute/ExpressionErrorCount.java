@@ -12,4 +12,17 @@ package dev.tideway.protocol.compute;
  * @param lastAtMillis when the latest error happened (wall clock, ms since the epoch)
  */
 public record ExpressionErrorCount(
-    int jobId, int fragmentId, String kind, long count, String lastMessage, long lastAtMillis) {}
+    int jobId, int fragmentId, String kind, long count, String lastMessage, long lastAtMillis) {
+
+  /** The key counts of several nodes are summed under: job, fragment and kind. */
+  public java.util.List<Object> key() {
+    return java.util.List.of(jobId, fragmentId, kind);
+  }
+
+  /** This count and {@code other}'s (same key) summed, with the later of their last errors. */
+  public ExpressionErrorCount plus(ExpressionErrorCount other) {
+    ExpressionErrorCount last = lastAtMillis >= other.lastAtMillis ? this : other;
+    return new ExpressionErrorCount(
+        jobId, fragmentId, kind, count + other.count, last.lastMessage, last.lastAtMillis);
+  }
+}
